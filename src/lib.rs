@@ -1,1 +1,59 @@
-pub fn x(){}
+//! slicc-scrub removes known secret values from bytes before they reach a
+//! language model: raw, as fragments, and in every common encoding (JSON,
+//! percent, HTML, base64 at any alignment, hex, and base64/hex wrapped across
+//! line breaks), in one pass or as a stream in any chunking.
+//!
+//! The contract is `SPEC.md` (rules version 3). Compile the secrets once, then
+//! scrub with [`Scrubber::bytes`], [`Scrubber::text`] or a [`Stream`]:
+//!
+//! ```
+//! use slicc_scrub::{compile, Options, Secret};
+//!
+//! let scrubber = compile(
+//!     &[Secret::new("GH_TOKEN", "ghp_abcdefgh12345678").with_placeholder("fnox_proxy_1")],
+//!     &Options::new(slicc_scrub::RULES_VERSION),
+//! )
+//! .unwrap();
+//! let out = scrubber.text("token: ghp_abcdefgh12345678");
+//! assert_eq!(out.text, "token: fnox_proxy_1");
+//!
+//! let mut stream = scrubber.stream();
+//! let mut shown = stream.push(b"token: ghp_abcd").unwrap();
+//! shown.extend(stream.push(b"efgh12345678\n").unwrap());
+//! shown.extend(stream.end().unwrap());
+//! assert_eq!(shown, b"token: fnox_proxy_1\n");
+//! ```
+
+mod engine;
+mod error;
+mod form;
+pub mod io;
+mod patterns;
+mod scrubber;
+mod secret;
+mod stream;
+
+pub use error::{CompileError, StreamError};
+pub use form::{Form, Hit};
+pub use patterns::{Pattern, patterns};
+pub use scrubber::{Scrubbed, ScrubbedText, Scrubber, compile};
+pub use secret::{Options, Secret};
+pub use stream::Stream;
+
+/// Length of a fragment window: a value longer than this is also found by
+/// any 16-byte piece of it, extended along the value.
+pub const FRAGMENT: usize = 16;
+/// Shortest value a secret may have, in bytes.
+pub const MIN_VALUE: usize = 8;
+/// Longest value a secret may have, in bytes.
+pub const MAX_VALUE: usize = 65_536;
+/// Longest placeholder a secret may have, in bytes.
+pub const MAX_PLACEHOLDER: usize = 1_024;
+/// Longest name a secret may have, in bytes.
+pub const MAX_NAME: usize = 128;
+/// Milliseconds without input after which a caller should call
+/// [`Stream::idle`], so an interactive prompt is never held back.
+pub const IDLE_MS: u64 = 50;
+/// The version of the matching rules this crate implements; pass it in
+/// [`Options::new`].
+pub const RULES_VERSION: u32 = 3;

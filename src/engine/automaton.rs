@@ -1,0 +1,112 @@
+//! An Aho–Corasick automaton (from the `aho-corasick` crate, stepped one
+//! byte at a time so its state carries across pushes) together with what the
+//! crate does not tell: for each state, how long the input suffix it stands
+//! for is, whether that suffix is a proper prefix of a pattern, and its
+//! failure link. Streaming needs these to know exactly what to hold back.
+
+use std::collections::HashMap;
+
+use aho_corasick::automaton::Automaton as _;
+use aho_corasick::automaton::StateID;
+use aho_corasick::nfa::contiguous::NFA;
+use aho_corasick::{Anchored, MatchKind, PatternID};
+
+pub(crate) struct Automaton {
+    nfa: NFA,
+    start: StateID,
+    info: HashMap<StateID, StateInfo>,
+}
+
+#[derive(Clone, Copy)]
+struct StateInfo {
+    /// Length of the input suffix this state stands for.
+    depth: u32,
+    /// Some pattern continues past this state: the suffix is a proper prefix.
+    proper_prefix: bool,
+    /// The state of the longest proper suffix that is also a trie node.
+    fail: StateID,
+}
+
+impl Automaton {
+    /// An automaton over `patterns`, reporting every occurrence of every
+    /// pattern (overlapping, `MatchKind::Standard`). Pattern ids are indexes
+    /// into `patterns`.
+    pub(crate) fn new(patterns: &[Vec<u8>]) -> Automaton {
+        let nfa = NFA::builder()
+            .match_kind(MatchKind::Standard)
+            .build(patterns)
+            .expect("pattern set within the automaton's size limits");
+        let start = nfa
+            .start_state(Anchored::No)
+            .expect("unanchored search is supported");
+        let mut info: HashMap<StateID, StateInfo> = HashMap::new();
+        // Walking a pattern from the start visits the trie nodes of its
+        // prefixes; the failure link of node wb is next(fail(w), b), the
+        // classic construction, with the crate's transition function.
+        for pattern in patterns {
+            let (mut state, mut fail) = (start, start);
+            for (i, &byte) in pattern.iter().enumerate() {
+                if let Some(parent) = info.get_mut(&state) {
+                    parent.proper_prefix = true;
+                }
+                let next = nfa.next_state(Anchored::No, state, byte);
+                let next_fail = if i == 0 {
+                    start
+                } else {
+                    nfa.next_state(Anchored::No, fail, byte)
+                };
+                info.entry(next).or_insert(StateInfo {
+                    depth: (i + 1) as u32,
+                    proper_prefix: false,
+                    fail: next_fail,
+                });
+                state = next;
+                fail = next_fail;
+            }
+        }
+        Automaton { nfa, start, info }
+    }
+
+    pub(crate) fn start(&self) -> StateID {
+        self.start
+    }
+
+    #[inline(always)]
+    pub(crate) fn next(&self, state: StateID, byte: u8) -> StateID {
+        self.nfa.next_state(Anchored::No, state, byte)
+    }
+
+    #[inline(always)]
+    pub(crate) fn is_match(&self, state: StateID) -> bool {
+        self.nfa.is_match(state)
+    }
+
+    /// The patterns that end at `state`: (pattern id, pattern length).
+    pub(crate) fn matches(&self, state: StateID) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.nfa.match_len(state)).map(move |i| {
+            let pid: PatternID = self.nfa.match_pattern(state, i);
+            (pid.as_usize(), self.nfa.pattern_len(pid))
+        })
+    }
+
+    /// The length of the longest suffix of the input, at most `limit` bytes,
+    /// that is a proper prefix of some pattern (0 when there is none), given
+    /// the state the input has led to.
+    pub(crate) fn pending(&self, mut state: StateID, limit: u64) -> u64 {
+        while state != self.start {
+            let Some(info) = self.info.get(&state) else {
+                return 0;
+            };
+            if info.proper_prefix && u64::from(info.depth) <= limit {
+                return u64::from(info.depth);
+            }
+            state = info.fail;
+        }
+        0
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.nfa.memory_usage()
+            + self.info.capacity() * (std::mem::size_of::<(StateID, StateInfo)>() + 8)
+    }
+}

@@ -1,0 +1,366 @@
+//! The matching state of one stream, SPEC §3 and §4. Both automata are
+//! stepped once per input byte, whatever the chunking; candidates are kept
+//! by start position; a match is decided as soon as nothing that can still
+//! arrive could change it, and only the bytes that could still become part
+//! of a match are held.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use aho_corasick::automaton::StateID;
+
+use super::Engine;
+use crate::FRAGMENT;
+use crate::form::{Form, Hit};
+
+/// The best candidate known at one start position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Candidate {
+    /// Span in original input bytes.
+    len: u64,
+    form: Form,
+    secret: u32,
+}
+
+impl Candidate {
+    /// SPEC §3: the longest, then the earlier form, then the earlier secret.
+    fn beats(&self, other: &Candidate) -> bool {
+        (other.len, self.form, self.secret) < (self.len, other.form, other.secret)
+    }
+}
+
+/// A fragment window found at `start`, being extended along its value.
+struct Extension {
+    start: u64,
+    secret: u32,
+    /// Offset of the window in the value.
+    offset: u32,
+    /// Index in the value of the next byte to compare.
+    next: u32,
+}
+
+/// Bytes scanned before candidates are decided and output is emitted, so a
+/// large push holds little.
+const BLOCK: usize = 16 * 1024;
+
+pub(crate) struct Matcher {
+    /// Input from `decided` to `end`, not yet emitted.
+    held: Vec<u8>,
+    /// Everything before this position is decided and emitted.
+    decided: u64,
+    /// Bytes consumed so far.
+    end: u64,
+    direct_state: StateID,
+    view_state: StateID,
+    /// Positions of the CR and LF bytes at or after `decided`.
+    line_breaks: VecDeque<u64>,
+    candidates: BTreeMap<u64, Candidate>,
+    extensions: Vec<Extension>,
+    /// Per secret, per form: matches replaced.
+    counts: Vec<[u64; 8]>,
+}
+
+impl Matcher {
+    pub(crate) fn new(engine: &Engine) -> Matcher {
+        Matcher {
+            held: Vec::new(),
+            decided: 0,
+            end: 0,
+            direct_state: engine.direct.start(),
+            view_state: engine.view.start(),
+            line_breaks: VecDeque::new(),
+            candidates: BTreeMap::new(),
+            extensions: Vec::new(),
+            counts: vec![[0; 8]; engine.secrets.len()],
+        }
+    }
+
+    /// Bytes held: input that could still become part of a match.
+    pub(crate) fn held(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Scans `chunk` and appends to `out` every byte that is decided.
+    pub(crate) fn push(&mut self, engine: &Engine, chunk: &[u8], out: &mut Vec<u8>) {
+        for block in chunk.chunks(BLOCK) {
+            let from = self.held.len();
+            self.held.extend_from_slice(block);
+            self.scan(engine, from);
+            self.decide(engine, out, false);
+        }
+    }
+
+    /// Decides everything held as if the input ended here, appends it to
+    /// `out`, and starts afresh: no later match can begin before this point.
+    pub(crate) fn flush(&mut self, engine: &Engine, out: &mut Vec<u8>) {
+        self.finish_extensions(engine);
+        self.decide(engine, out, true);
+        debug_assert!(self.held.is_empty());
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.line_breaks.clear();
+    }
+
+    /// Hits so far: by secret index, then form order.
+    pub(crate) fn hits(&self, engine: &Engine) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for (secret, counts) in engine.secrets.iter().zip(&self.counts) {
+            for form in Form::ALL {
+                let count = counts[form as usize];
+                if count > 0 {
+                    hits.push(Hit {
+                        name: secret.name.clone(),
+                        form,
+                        count,
+                    });
+                }
+            }
+        }
+        hits
+    }
+
+    /// Steps both automata over `held[from..]`, collecting candidates.
+    fn scan(&mut self, engine: &Engine, from: usize) {
+        let base = self.decided;
+        for i in from..self.held.len() {
+            let byte = self.held[i];
+            let at = base + i as u64;
+            if !self.extensions.is_empty() {
+                self.extend(engine, at, byte);
+            }
+            self.direct_state = engine.direct.next(self.direct_state, byte);
+            if engine.direct.is_match(self.direct_state) {
+                self.direct_matches(engine, at);
+            }
+            if byte == b'\r' || byte == b'\n' {
+                self.line_breaks.push_back(at);
+            } else {
+                self.view_state = engine.view.next(self.view_state, byte);
+                if engine.view.is_match(self.view_state) {
+                    self.view_matches(engine, at);
+                }
+            }
+        }
+        self.end = base + self.held.len() as u64;
+    }
+
+    /// Patterns of the direct automaton ending at `at`.
+    fn direct_matches(&mut self, engine: &Engine, at: u64) {
+        for (id, len) in engine.direct.matches(self.direct_state) {
+            let start = at + 1 - len as u64;
+            if start < self.decided {
+                continue;
+            }
+            let entry = &engine.direct_entries[id];
+            if let Some((form, secret)) = entry.owner {
+                self.offer(start, len as u64, form, secret);
+            }
+            for &(secret, offset) in &entry.windows {
+                let next = offset + FRAGMENT as u32;
+                if next as usize == engine.secrets[secret as usize].value.len() {
+                    self.offer(start, FRAGMENT as u64, Form::Fragment, secret);
+                } else {
+                    self.extensions.push(Extension {
+                        start,
+                        secret,
+                        offset,
+                        next,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Patterns of the view automaton whose last byte is at `at`.
+    fn view_matches(&mut self, engine: &Engine, at: u64) {
+        for (id, len) in engine.view.matches(self.view_state) {
+            let Some(start) = self.view_start(at, len as u64) else {
+                continue;
+            };
+            let span = at + 1 - start;
+            let entry = &engine.view_entries[id];
+            if span > len as u64 {
+                self.offer(start, span, Form::Wrapped, entry.wrapped_owner);
+            } else if let Some((form, secret)) = entry.owner {
+                self.offer(start, span, form, secret);
+            }
+        }
+    }
+
+    /// The original position of the first of `len` view bytes ending with
+    /// the (non line break) byte at `last`; `None` when it lies before
+    /// `decided`.
+    fn view_start(&self, last: u64, len: u64) -> Option<u64> {
+        let mut start = (last + 1).checked_sub(len)?;
+        for &line_break in self.line_breaks.iter().rev() {
+            if line_break > last {
+                continue;
+            }
+            if line_break < start {
+                break;
+            }
+            start = start.checked_sub(1)?;
+        }
+        (start >= self.decided).then_some(start)
+    }
+
+    /// Extends every fragment in progress by the byte at `at`.
+    fn extend(&mut self, engine: &Engine, at: u64, byte: u8) {
+        let mut i = 0;
+        while i < self.extensions.len() {
+            let e = &mut self.extensions[i];
+            let value = &engine.secrets[e.secret as usize].value;
+            if value[e.next as usize] == byte {
+                e.next += 1;
+                if (e.next as usize) < value.len() {
+                    i += 1;
+                    continue;
+                }
+                // Reached the value's end: a window at offset 0 that got
+                // here covers the whole value, a raw match.
+                let form = if e.offset == 0 {
+                    Form::Raw
+                } else {
+                    Form::Fragment
+                };
+                let (start, secret) = (e.start, e.secret);
+                self.extensions.swap_remove(i);
+                self.offer(start, at + 1 - start, form, secret);
+            } else {
+                let (start, secret) = (e.start, e.secret);
+                self.extensions.swap_remove(i);
+                self.offer(start, at - start, Form::Fragment, secret);
+            }
+        }
+    }
+
+    /// At the end of the input, fragments in progress stop where they are.
+    fn finish_extensions(&mut self, _engine: &Engine) {
+        let end = self.end;
+        for e in std::mem::take(&mut self.extensions) {
+            self.offer(e.start, end - e.start, Form::Fragment, e.secret);
+        }
+    }
+
+    fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
+        let candidate = Candidate { len, form, secret };
+        self.candidates
+            .entry(start)
+            .and_modify(|best| {
+                if candidate.beats(best) {
+                    *best = candidate;
+                }
+            })
+            .or_insert(candidate);
+    }
+
+    /// The earliest position at or after `decided` where the input so far
+    /// could still become a candidate longer than any complete one there.
+    fn pending(&self, engine: &Engine) -> Option<u64> {
+        let open = self.end - self.decided;
+        let mut earliest = None::<u64>;
+        let mut consider = |p: u64| {
+            earliest = Some(earliest.map_or(p, |e| e.min(p)));
+        };
+        let direct = engine.direct.pending(self.direct_state, open);
+        if direct > 0 {
+            consider(self.end - direct);
+        }
+        let view_open = open - self.line_breaks.len() as u64;
+        let view = engine.view.pending(self.view_state, view_open);
+        if view > 0 {
+            let mut last = self.end - 1;
+            for &line_break in self.line_breaks.iter().rev() {
+                if line_break != last {
+                    break;
+                }
+                last -= 1;
+            }
+            if let Some(start) = self.view_start(last, view) {
+                consider(start);
+            }
+        }
+        for e in &self.extensions {
+            consider(e.start);
+        }
+        earliest
+    }
+
+    /// Replaces, leftmost first, every candidate that nothing still to come
+    /// could change, and emits everything before the earliest pending
+    /// position (everything, when `all`).
+    fn decide(&mut self, engine: &Engine, out: &mut Vec<u8>, all: bool) {
+        let mut emitted = 0usize; // bytes of `held` already handled
+        let mut pending = if all { None } else { self.pending(engine) };
+        while let Some((&start, &best)) = self.candidates.first_key_value() {
+            if pending.is_some_and(|p| start >= p) {
+                break;
+            }
+            let from = (start - self.decided) as usize;
+            let to = from + best.len as usize;
+            out.extend_from_slice(&self.held[emitted..from]);
+            self.replace(engine, &best, from, to, out);
+            emitted = to;
+            let new_decided = self.decided + to as u64;
+            while self
+                .candidates
+                .first_key_value()
+                .is_some_and(|(&s, _)| s < new_decided)
+            {
+                self.candidates.pop_first();
+            }
+            if pending.is_some_and(|p| p < new_decided) {
+                // The pending start lies inside this match: look again from
+                // its end.
+                self.advance(emitted);
+                emitted = 0;
+                pending = self.pending(engine);
+            }
+        }
+        let stop = match pending {
+            Some(p) => (p - self.decided) as usize,
+            None => self.held.len(),
+        };
+        if stop > emitted {
+            out.extend_from_slice(&self.held[emitted..stop]);
+        }
+        self.advance(stop.max(emitted));
+    }
+
+    /// Drops the first `n` held bytes: they are decided and emitted.
+    fn advance(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        self.held.drain(..n);
+        self.decided += n as u64;
+        let decided = self.decided;
+        while self.line_breaks.front().is_some_and(|&p| p < decided) {
+            self.line_breaks.pop_front();
+        }
+        self.extensions.retain(|e| e.start >= decided);
+    }
+
+    fn replace(
+        &mut self,
+        engine: &Engine,
+        best: &Candidate,
+        from: usize,
+        to: usize,
+        out: &mut Vec<u8>,
+    ) {
+        self.counts[best.secret as usize][best.form as usize] += 1;
+        if engine.same_length {
+            out.extend(self.held[from..to].iter().map(|&b| match b {
+                b'\r' | b'\n' => b,
+                _ => b'*',
+            }));
+            return;
+        }
+        let secret = &engine.secrets[best.secret as usize];
+        out.extend_from_slice(if best.form == Form::Raw {
+            &secret.raw_replacement
+        } else {
+            &secret.redaction
+        });
+    }
+}

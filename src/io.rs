@@ -1,0 +1,1 @@
+//! std::io adapters.

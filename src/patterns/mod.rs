@@ -1,0 +1,114 @@
+//! The patterns of one value, SPEC §2: every byte string the scrubber looks
+//! for, in form order, with the per-secret dedupe applied.
+
+mod base64;
+mod hex;
+mod html;
+mod json;
+mod percent;
+
+use std::collections::HashSet;
+use std::fmt;
+
+use crate::FRAGMENT;
+use crate::form::Form;
+
+/// One pattern of a value: its form, which variant of the form made it, and
+/// its bytes. Base64 and hex patterns are also matched with CR and LF
+/// removed from the input (the `wrapped` form).
+///
+/// `Debug` shows the form, the variant and the length, never the bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Pattern {
+    pub form: Form,
+    /// Which variant of the form: `lf`/`crlf` (raw), `@k` (fragment window
+    /// at offset k), `a`..`d` (json), `a-upper`..`d-lower` (percent),
+    /// `a`..`c` (html), `std/s1/core`, `url/s0/tail-padded`, ... (base64),
+    /// `lower`/`upper` (hex).
+    pub variant: String,
+    pub bytes: Vec<u8>,
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Pattern({} {}, {} bytes)",
+            self.form,
+            self.variant,
+            self.bytes.len()
+        )
+    }
+}
+
+/// Every pattern of `value`, in SPEC §2 order; a pattern equal to one
+/// already listed is left out.
+pub fn patterns(value: &[u8]) -> Vec<Pattern> {
+    let mut list = PatternList::default();
+    list.add(Form::Raw, "lf".into(), value.to_vec());
+    if let Some(crlf) = lf_as_crlf(value) {
+        list.add(Form::Raw, "crlf".into(), crlf);
+    }
+    if value.len() > FRAGMENT {
+        for k in 0..=value.len() - FRAGMENT {
+            list.add(
+                Form::Fragment,
+                format!("@{k}"),
+                value[k..k + FRAGMENT].to_vec(),
+            );
+        }
+    }
+    if let Ok(text) = std::str::from_utf8(value) {
+        for (variant, bytes) in json::variants(text) {
+            list.add(Form::Json, variant.into(), bytes);
+        }
+    }
+    for (variant, bytes) in percent::variants(value) {
+        list.add(Form::Percent, variant, bytes);
+    }
+    for (variant, bytes) in html::variants(value) {
+        list.add(Form::Html, variant.into(), bytes);
+    }
+    for (variant, bytes) in base64::variants(value) {
+        list.add(Form::Base64, variant, bytes);
+    }
+    for (variant, bytes) in hex::variants(value) {
+        list.add(Form::Hex, variant.into(), bytes);
+    }
+    list.patterns
+}
+
+/// `value` with every LF not preceded by CR written as CR LF, when it has
+/// such an LF: what a terminal's output processing prints for it.
+fn lf_as_crlf(value: &[u8]) -> Option<Vec<u8>> {
+    let lone = |i: usize| value[i] == b'\n' && (i == 0 || value[i - 1] != b'\r');
+    if !(0..value.len()).any(lone) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(value.len() + 8);
+    for (i, &byte) in value.iter().enumerate() {
+        if lone(i) {
+            out.push(b'\r');
+        }
+        out.push(byte);
+    }
+    Some(out)
+}
+
+#[derive(Default)]
+struct PatternList {
+    seen: HashSet<Vec<u8>>,
+    patterns: Vec<Pattern>,
+}
+
+impl PatternList {
+    fn add(&mut self, form: Form, variant: String, bytes: Vec<u8>) {
+        if self.seen.insert(bytes.clone()) {
+            self.patterns.push(Pattern {
+                form,
+                variant,
+                bytes,
+            });
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! What a caller hands to [`crate::compile`]: the secrets and the options.
+
+use std::fmt;
+
+/// A secret to remove: its name (used in `[redacted:<name>]` and in hits),
+/// its value, and an optional placeholder that replaces raw matches.
+///
+/// `Debug` shows the name only: a value or placeholder never appears in any
+/// output of this crate other than scrubbed bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret {
+    pub name: String,
+    pub value: Vec<u8>,
+    /// `None` or empty: raw matches become `[redacted:<name>]` as well.
+    pub placeholder: Option<Vec<u8>>,
+}
+
+impl Secret {
+    /// A secret with no placeholder.
+    pub fn new(name: impl Into<String>, value: impl Into<Vec<u8>>) -> Secret {
+        Secret {
+            name: name.into(),
+            value: value.into(),
+            placeholder: None,
+        }
+    }
+
+    /// The same secret with a placeholder for raw matches.
+    pub fn with_placeholder(mut self, placeholder: impl Into<Vec<u8>>) -> Secret {
+        self.placeholder = Some(placeholder.into());
+        self
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Secret")
+            .field("name", &self.name)
+            .field(
+                "value",
+                &format_args!("<{} bytes, redacted>", self.value.len()),
+            )
+            .field(
+                "placeholder",
+                &format_args!(
+                    "{}",
+                    match &self.placeholder {
+                        Some(p) if !p.is_empty() => "<redacted>",
+                        _ => "<none>",
+                    }
+                ),
+            )
+            .finish()
+    }
+}
+
+/// Compile options. `version` must be [`crate::RULES_VERSION`]: a consumer
+/// written for other rules fails to compile instead of scrubbing differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub version: u32,
+    /// Replace every match by as many `*` as it spans, keeping CR and LF.
+    pub same_length: bool,
+}
+
+impl Options {
+    /// Options for the given rules version, with `same_length` off.
+    pub fn new(version: u32) -> Options {
+        Options {
+            version,
+            same_length: false,
+        }
+    }
+
+    /// The same options with `same_length` set.
+    pub fn same_length(mut self, on: bool) -> Options {
+        self.same_length = on;
+        self
+    }
+}

@@ -1,0 +1,117 @@
+//! Streaming, SPEC §4.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::FRAGMENT;
+use crate::engine::Engine;
+use crate::engine::matcher::Matcher;
+use crate::error::StreamError;
+use crate::form::Hit;
+
+/// A stream over a compiled [`crate::Scrubber`]: push chunks in, get
+/// scrubbed bytes out. Any chunking followed by [`Stream::end`] gives exactly
+/// the bytes (and hits) of [`crate::Scrubber::bytes`] on the whole input.
+///
+/// A stream is used by one thread at a time (`Send`, not shared); make as
+/// many as you need from one scrubber.
+pub struct Stream {
+    engine: Arc<Engine>,
+    matcher: Matcher,
+    ended: bool,
+}
+
+impl Stream {
+    pub(crate) fn new(engine: Arc<Engine>) -> Stream {
+        let matcher = Matcher::new(&engine);
+        Stream {
+            engine,
+            matcher,
+            ended: false,
+        }
+    }
+
+    /// Scrubs `chunk` and returns every byte that can no longer be part of a
+    /// match; the rest is held for the next call.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>, StreamError> {
+        let mut out = Vec::with_capacity(chunk.len() + 64);
+        self.push_into(chunk, &mut out)?;
+        Ok(out)
+    }
+
+    /// As [`Stream::push`], appending to `out` (no allocation once `out` is
+    /// large enough).
+    pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
+        self.check()?;
+        self.matcher.push(&self.engine, chunk, out);
+        Ok(())
+    }
+
+    /// For the caller to call after [`crate::IDLE_MS`] without input: when
+    /// fewer than 16 bytes are held, they are scrubbed and returned as `end`
+    /// would, and the stream goes on afresh (those bytes never join a later
+    /// match). When 16 or more are held, returns nothing: a tail that long
+    /// could be a growing fragment.
+    pub fn idle(&mut self) -> Result<Vec<u8>, StreamError> {
+        let mut out = Vec::new();
+        self.idle_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// As [`Stream::idle`], appending to `out`.
+    pub fn idle_into(&mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
+        self.check()?;
+        if self.matcher.held() < FRAGMENT {
+            self.matcher.flush(&self.engine, out);
+        }
+        Ok(())
+    }
+
+    /// Scrubs and returns everything held. Afterwards push, idle and end
+    /// are errors; hits stay readable.
+    pub fn end(&mut self) -> Result<Vec<u8>, StreamError> {
+        let mut out = Vec::new();
+        self.end_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// As [`Stream::end`], appending to `out`.
+    pub fn end_into(&mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
+        self.check()?;
+        self.matcher.flush(&self.engine, out);
+        self.ended = true;
+        Ok(())
+    }
+
+    /// Totals so far: by secret index, then form order.
+    pub fn hits(&self) -> Vec<Hit> {
+        self.matcher.hits(&self.engine)
+    }
+
+    /// Number of bytes held back, waiting for more input.
+    pub fn held(&self) -> usize {
+        self.matcher.held()
+    }
+
+    /// Whether [`Stream::end`] has been called.
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    fn check(&self) -> Result<(), StreamError> {
+        if self.ended {
+            Err(StreamError::Ended)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stream")
+            .field("held", &self.matcher.held())
+            .field("ended", &self.ended)
+            .finish_non_exhaustive()
+    }
+}
