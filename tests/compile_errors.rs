@@ -1,0 +1,419 @@
+//! Every compile error of SPEC §1, with its limits, and what compiles.
+
+mod common;
+mod reference;
+
+use common::*;
+use slicc_scrub::{
+    CompileError, FRAGMENT, Form, MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, Options,
+    RULES_VERSION, Secret, compile,
+};
+
+const VALUE: &str = "VALUE-zq81-kx0p";
+const OTHER: &str = "OTHERVAL-u7y2-mm3w";
+const PH: &str = "PLACEHOLDER-w4w4";
+
+fn opts() -> Options {
+    Options::new(RULES_VERSION)
+}
+
+fn err(secrets: &[Secret]) -> CompileError {
+    match compile(secrets, &opts()) {
+        Ok(_) => panic!("compile should fail: {secrets:?}"),
+        Err(e) => e,
+    }
+}
+
+/// The message names the secret by index and name, and shows no value or
+/// placeholder of any of `secrets` (nor does `Debug`).
+fn check_message(e: &CompileError, secrets: &[Secret], index: usize) {
+    let msg = e.to_string();
+    let debug = format!("{e:?}");
+    let numbers: Vec<&str> = msg
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .collect();
+    assert!(
+        numbers.contains(&index.to_string().as_str()),
+        "message does not give index {index}: {msg}"
+    );
+    let name = &secrets[index].name;
+    if !name.is_empty() {
+        // shown as is, or escaped (an invalid name may hold any bytes)
+        assert!(
+            msg.contains(name.as_str()) || msg.contains(&format!("{name:?}")),
+            "message lacks name {name:?}: {msg}"
+        );
+    }
+    for s in secrets {
+        // a name is shown, so a value inside a name cannot be hidden
+        if secrets
+            .iter()
+            .any(|t| contains(t.name.as_bytes(), &s.value))
+        {
+            continue;
+        }
+        for text in [&msg, &debug] {
+            assert!(
+                !contains(text.as_bytes(), &s.value),
+                "message shows a value: {text}"
+            );
+            if let Some(p) = &s.placeholder
+                && !p.is_empty()
+            {
+                assert!(
+                    !contains(text.as_bytes(), p),
+                    "message shows a placeholder: {text}"
+                );
+            }
+        }
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn unsupported_version() {
+    for version in [0, 1, 2, 4, 99, u32::MAX] {
+        let secrets = [Secret::new("A", VALUE)];
+        let e = compile(&secrets, &Options::new(version)).unwrap_err();
+        assert_eq!(e, CompileError::UnsupportedVersion { version });
+        let msg = e.to_string();
+        assert!(
+            msg.contains(&format!("unsupported rules version {version}")),
+            "{msg}"
+        );
+        assert!(!msg.contains(VALUE));
+        // also with no secrets at all
+        let e = compile(&[], &Options::new(version)).unwrap_err();
+        assert_eq!(e, CompileError::UnsupportedVersion { version });
+    }
+    assert_eq!(RULES_VERSION, 3);
+    assert!(compile(&[], &Options::new(3)).is_ok());
+}
+
+#[test]
+fn invalid_names() {
+    let long = "n".repeat(MAX_NAME + 1);
+    for bad in [
+        "", &long, "a b", "a/b", "é", "a\n", "[x]", "a:b", "a\"b", "a\0", "tab\t", "x+y", "k=v",
+    ] {
+        let secrets = [Secret::new("ok", OTHER), Secret::new(bad, VALUE)];
+        let e = err(&secrets);
+        match &e {
+            CompileError::InvalidName { index, name } => {
+                assert_eq!(*index, 1, "{bad:?}");
+                assert_eq!(name, bad);
+            }
+            _ => panic!("{bad:?}: {e:?}"),
+        }
+        check_message(&e, &secrets, 1);
+    }
+}
+
+#[test]
+fn valid_names() {
+    let longest = "N".repeat(MAX_NAME);
+    for good in ["a", "A-Z_a.z-0_9", longest.as_str(), "...", "-", "_", "0"] {
+        let s = compile(&[Secret::new(good, VALUE)], &opts())
+            .unwrap_or_else(|e| panic!("{good:?}: {e}"));
+        let out = s.text(&format!("x {VALUE} y"));
+        assert_eq!(out.text, format!("x [redacted:{good}] y"));
+        assert_eq!(out.hits[0].name, good);
+    }
+}
+
+#[test]
+fn duplicate_name() {
+    let secrets = [
+        Secret::new("A", VALUE),
+        Secret::new("B", OTHER),
+        Secret::new("A", "third-value-77"),
+    ];
+    let e = err(&secrets);
+    assert_eq!(
+        e,
+        CompileError::DuplicateName {
+            index: 2,
+            name: "A".into(),
+            first: 0
+        }
+    );
+    check_message(&e, &secrets, 2);
+    // names are case-sensitive
+    assert!(compile(&[Secret::new("a", VALUE), Secret::new("A", OTHER)], &opts()).is_ok());
+}
+
+#[test]
+fn value_length_limits() {
+    assert_eq!(MIN_VALUE, 8);
+    assert_eq!(MAX_VALUE, 65_536);
+    let short = Secret::new("S", "1234567");
+    let secrets = [Secret::new("A", VALUE), short];
+    let e = err(&secrets);
+    assert_eq!(
+        e,
+        CompileError::ValueTooShort {
+            index: 1,
+            name: "S".into(),
+            len: 7
+        }
+    );
+    check_message(&e, &secrets, 1);
+    for len in 0..MIN_VALUE {
+        let e = err(&[Secret::new("S", vec![b'v'; len])]);
+        assert!(
+            matches!(e, CompileError::ValueTooShort { index: 0, .. }),
+            "{len}"
+        );
+    }
+    let s = compile(&[Secret::new("S", "12345678")], &opts()).unwrap();
+    assert_eq!(s.text("a12345678b").text, "a[redacted:S]b");
+
+    // a long value (period 26, so compiling stays quick in debug builds)
+    let big: Vec<u8> = (0..MAX_VALUE + 1)
+        .map(|i| b"QWERTYUIOPASDFGHJKLZXCVBNM"[i % 26])
+        .collect();
+    let secrets = [Secret::new("BIG", big.clone())];
+    let e = err(&secrets);
+    assert_eq!(
+        e,
+        CompileError::ValueTooLong {
+            index: 0,
+            name: "BIG".into(),
+            len: MAX_VALUE + 1
+        }
+    );
+    check_message(&e, &secrets, 0);
+
+    let max = &big[..MAX_VALUE];
+    let s = compile(&[Secret::new("BIG", max.to_vec())], &opts()).unwrap();
+    let frag = [b"<<".as_slice(), &max[1000..1040], b">>"].concat();
+    let out = s.bytes(&frag);
+    assert_eq!(out.output, b"<<[redacted:BIG]>>");
+    assert_eq!(out.hits[0].form, Form::Fragment);
+    let end = [b"<<".as_slice(), &max[MAX_VALUE - 20..]].concat();
+    assert_eq!(s.bytes(&end).output, b"<<[redacted:BIG]");
+}
+
+#[test]
+fn placeholder_length_limit() {
+    assert_eq!(MAX_PLACEHOLDER, 1024);
+    let too_long = "p".repeat(MAX_PLACEHOLDER + 1);
+    let secrets = [Secret::new("A", VALUE).with_placeholder(too_long.clone())];
+    let e = err(&secrets);
+    assert_eq!(
+        e,
+        CompileError::PlaceholderTooLong {
+            index: 0,
+            name: "A".into(),
+            len: MAX_PLACEHOLDER + 1
+        }
+    );
+    check_message(&e, &secrets, 0);
+    let longest = "p".repeat(MAX_PLACEHOLDER);
+    let s = compile(
+        &[Secret::new("A", VALUE).with_placeholder(longest.clone())],
+        &opts(),
+    )
+    .unwrap();
+    assert_eq!(s.text(VALUE).text, longest);
+}
+
+#[test]
+fn empty_placeholder_is_none() {
+    let s = compile(&[Secret::new("A", VALUE).with_placeholder("")], &opts()).unwrap();
+    let out = s.text(&format!("[{VALUE}]"));
+    assert_eq!(out.text, "[[redacted:A]]");
+    assert_eq!(out.hits[0].form, Form::Raw);
+}
+
+#[test]
+fn placeholder_containing_a_value() {
+    let frag_source = "0123456789abcdefghijklmnop"; // 26 bytes
+    let cases: Vec<(String, Form)> = vec![
+        (format!("<{OTHER}>"), Form::Raw),
+        (
+            String::from_utf8(reference::base64(OTHER.as_bytes(), reference::STD, true)).unwrap(),
+            Form::Base64,
+        ),
+        (
+            String::from_utf8(reference::hex(OTHER.as_bytes(), false)).unwrap(),
+            Form::Hex,
+        ),
+        (format!("x{}x", &frag_source[3..20]), Form::Fragment),
+    ];
+    for (placeholder, form) in cases {
+        let other_value = if form == Form::Fragment {
+            frag_source
+        } else {
+            OTHER
+        };
+        let secrets = [
+            Secret::new("first", VALUE),
+            Secret::new("other", other_value),
+            Secret::new("leaky", "leaky-value-55").with_placeholder(placeholder.clone()),
+        ];
+        let e = err(&secrets);
+        assert_eq!(
+            e,
+            CompileError::PlaceholderLeaks {
+                index: 2,
+                name: "leaky".into(),
+                other: 1,
+                other_name: "other".into(),
+                form
+            },
+            "{placeholder}"
+        );
+        check_message(&e, &secrets, 2);
+        assert!(e.to_string().contains("other"), "{e}");
+    }
+    // a placeholder with its own value
+    let secrets = [Secret::new("self", VALUE).with_placeholder(format!("{VALUE}!"))];
+    let e = err(&secrets);
+    assert!(
+        matches!(
+            &e,
+            CompileError::PlaceholderLeaks {
+                index: 0,
+                other: 0,
+                form: Form::Raw,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    check_message(&e, &secrets, 0);
+    // a placeholder with only part of a value (no pattern) is fine
+    let partial = &OTHER[..FRAGMENT - 1];
+    assert!(
+        compile(
+            &[
+                Secret::new("other", OTHER),
+                Secret::new("ok", VALUE).with_placeholder(partial)
+            ],
+            &opts()
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn redaction_text_containing_a_value() {
+    // "[redacted:my.api-key.1234]" contains the value of secret 1
+    let secrets = [
+        Secret::new("my.api-key.1234", VALUE),
+        Secret::new("k", "api-key.1234"),
+    ];
+    let e = err(&secrets);
+    assert_eq!(
+        e,
+        CompileError::RedactionLeaks {
+            index: 0,
+            name: "my.api-key.1234".into(),
+            other: 1,
+            other_name: "k".into(),
+            form: Form::Raw
+        }
+    );
+    check_message(&e, &secrets, 0);
+    // its own value in its own redaction text
+    let secrets = [Secret::new("abcdefgh", "redacted:abcdefgh")];
+    let e = err(&secrets);
+    // the value is a substring of "[redacted:abcdefgh]"
+    assert!(
+        matches!(
+            e,
+            CompileError::RedactionLeaks {
+                index: 0,
+                other: 0,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    // a value made of every redaction's common text (whether the message
+    // may spell it out: see redaction_leak_message_does_not_spell_the_value)
+    let secrets = [Secret::new("A", OTHER), Secret::new("B", "[redacted:")];
+    let e = err(&secrets);
+    assert!(
+        matches!(
+            e,
+            CompileError::RedactionLeaks {
+                index: 0,
+                other: 1,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn empty_secret_list_passes_everything_through() {
+    let s = compile(&[], &opts()).unwrap();
+    assert_eq!(s.len(), 0);
+    assert!(s.is_empty());
+    let mut rng = Rng::new(5);
+    for _ in 0..50 {
+        let input: Vec<u8> = (0..rng.below(300)).map(|_| rng.next_u64() as u8).collect();
+        let out = s.bytes(&input);
+        assert_eq!(out.output, input);
+        assert!(out.hits.is_empty());
+        let mut st = s.stream();
+        let mut got = Vec::new();
+        for chunk in input.chunks(7) {
+            got.extend(st.push(chunk).unwrap());
+            assert_eq!(st.held(), 0, "nothing can be held with no secrets");
+        }
+        got.extend(st.end().unwrap());
+        assert_eq!(got, input);
+    }
+    assert_eq!(s.text("héllo [redacted:x]").text, "héllo [redacted:x]");
+}
+
+#[test]
+fn shared_value_earlier_secret_wins() {
+    let secrets = [
+        Secret::new("first", VALUE).with_placeholder("<1>"),
+        Secret::new("second", VALUE).with_placeholder("<2>"),
+    ];
+    let s = compile(&secrets, &opts()).unwrap();
+    let b64 = String::from_utf8(reference::base64(VALUE.as_bytes(), reference::STD, true)).unwrap();
+    let out = s.text(&format!("{VALUE} {b64}"));
+    assert_eq!(out.text, "<1> [redacted:first]");
+    assert_eq!(
+        sorted_hits(&out.hits),
+        [
+            ("first".to_string(), "base64", 1),
+            ("first".to_string(), "raw", 1)
+        ]
+    );
+    // reversed order: the other one wins
+    let secrets = [secrets[1].clone(), secrets[0].clone()];
+    let s = compile(&secrets, &opts()).unwrap();
+    assert_eq!(s.text(VALUE).text, "<2>");
+}
+
+#[test]
+fn redaction_leak_message_does_not_spell_the_value() {
+    // "[redacted:my]" contains the value "acted:my" of secret 1; the name
+    // "my" does not, so a message that names the secret need not show it.
+    let secrets = [Secret::new("my", VALUE), Secret::new("k", "acted:my")];
+    let e = err(&secrets);
+    assert!(
+        matches!(
+            e,
+            CompileError::RedactionLeaks {
+                index: 0,
+                other: 1,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    check_message(&e, &secrets, 0);
+}
