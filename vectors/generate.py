@@ -15,6 +15,12 @@ candidate may start inside plain text, and each match segment must be the longes
 candidate at its position with the right form and secret. A case that fails that
 check is a mistake in the case, and the script stops.
 
+idle.json (streams with idle calls) is checked the same way, and its outputs,
+written by hand, are re-derived from the segments and the hold rule of section 4.
+patterns.json lists section 2's ordered patterns for a few values.
+
+    python3 vectors/generate.py --coverage  # which cases match each form and variant
+
 Standard library only (Python 3.11).
 """
 
@@ -524,8 +530,7 @@ def hits_of(secrets: list[Secret], matches: list[M]) -> list[dict]:
     return [{"name": secrets[i].name, "form": f, "count": counts[(i, f)]} for i, f in order]
 
 
-def build(name: str, secrets: list[Secret], segments: list[Segment], same_length: bool,
-          output_may_match: bool = False) -> tuple[bytes, bytes, list[M]]:
+def build(name: str, secrets: list[Secret], segments: list[Segment], same_length: bool) -> tuple[bytes, bytes, list[M]]:
     """Input, expected output and matches of a segment list, checked."""
     check_secrets(name, secrets)
     inp = b"".join(seg_input(s) for s in segments)
@@ -539,10 +544,10 @@ def build(name: str, secrets: list[Secret], segments: list[Segment], same_length
     for s in secrets:
         for enc in (s.value, base64.b64encode(s.value), hex_lower(s.value), hex_upper(s.value)):
             assert enc not in out and enc not in flat, f"{name}: {s.name} survives in the output"
-    # ... nor does any candidate at all (unless a case says why it may).
-    if not output_may_match:
-        p = Matcher(secrets).first_candidate(out)
-        assert p is None, f"{name}: the expected output has a candidate at {p}: {out[p:p+40]!r}"
+    # ... nor does any candidate at all (a case whose output had one would be a
+    # doubtful case: better rebuilt than explained).
+    p = Matcher(secrets).first_candidate(out)
+    assert p is None, f"{name}: the expected output has a candidate at {p}: {out[p:p+40]!r}"
     if same_length:
         assert len(out) == len(inp)
     return inp, out, matches
@@ -551,11 +556,10 @@ def build(name: str, secrets: list[Secret], segments: list[Segment], same_length
 CASES: list[dict] = []
 
 
-def case(name: str, secrets: list[Secret], segments: list[Segment], options: dict | None = None,
-         output_may_match: bool = False) -> None:
+def case(name: str, secrets: list[Secret], segments: list[Segment], options: dict | None = None) -> None:
     assert all(c["name"] != name for c in CASES), f"duplicate case {name}"
     same_length = bool(options and options.get("sameLength"))
-    inp, out, matches = build(name, secrets, segments, same_length, output_may_match)
+    inp, out, matches = build(name, secrets, segments, same_length)
     d: dict = {"name": name, "secrets": [s.to_json() for s in secrets]}
     if same_length:
         d["options"] = {"sameLength": True}
@@ -640,7 +644,12 @@ def wrap(segments: list[Segment], width: int, nl: bytes) -> list[Segment]:
             a, b = at(pos), at(pos + n - 1) + 1
             out.append(out_text[cur:a])
             span = out_text[a:b]
-            out.append(M(seg.secret, "wrapped" if (b"\r" in span or b"\n" in span) else seg.form, span))
+            if b"\r" in span or b"\n" in span:
+                nl_name = "crlf" if b"\r" in span else "lf"
+                variant = f"{seg.form} {seg.variant} {nl_name}" if seg.variant else None
+                out.append(M(seg.secret, "wrapped", span, variant))
+            else:
+                out.append(M(seg.secret, seg.form, span, seg.variant))
             cur = b
         pos += n
     out.append(out_text[cur:])
@@ -883,8 +892,11 @@ def group_wrapped() -> None:
     pre40 = pre50[:40]
     segs = wrap(b64_blob(0, raw, pre40, suf30), 64, b"\r\n")
     case("wrapped_base64_pem_crlf_64", [gh], ["-----BEGIN DATA-----\r\n", *segs, "-----END DATA-----\r\n"])
-    segs = wrap(b64_blob(0, raw, pre50[:41], suf30, "url"), 64, b"\n")
-    case("wrapped_base64_url_lf", [gh], ["url:\n", *segs])
+    # B13 at shift 1 after 49 bytes: its url-safe core (with a '-') runs over column 76
+    segs = wrap(b64_blob(0, B13, pre[:49], suf30, "url", variant="url/s1/core"), 76, b"\n")
+    case("wrapped_base64_url_lf", [S("KEY", B13)], ["url:\n", *segs])
+    segs = wrap(b64_blob(0, B14, pre[:38], b"", "url", padded=False, variant="url/s2/tail-unpadded"), 64, b"\r\n")
+    case("wrapped_base64_url_tail_crlf", [S("KEY", B14)], ["url:\r\n", *segs])
     segs = wrap(b64_blob(0, raw, pre50[:44], b""), 64, b"\r\n")
     case("wrapped_base64_tail_crlf", [gh], ["blob:\r\n", *segs])
     segs = wrap(hex_blob(0, raw, b"\x00\x00\x00\x01hdr", b"\xff\xfe"), 32, b"\n")
@@ -1050,6 +1062,244 @@ def group_long() -> None:
          ["line: ", m(0, "fragment", PEM.split("\n")[1][5:45]), "\n"])
 
 
+
+# ---------------------------------------------------------------------------
+# idle.json: streams with idle calls (SPEC section 4).
+#
+# Each case gives its steps and the outputs written by hand, and the segments of
+# each run of input between two releasing idle calls (a "piece": idle with fewer
+# than 16 bytes held scrubs them as end would and the stream starts afresh).
+# The check re-derives every step's output from those segments and the hold
+# rule of section 4, and must agree with the hand-written outputs.
+# ---------------------------------------------------------------------------
+
+IDLE_CASES: list[dict] = []
+
+
+def _hold_position(mt: Matcher, buf: bytes, spans: list[tuple[int, int, bytes, bool]], start: int) -> int:
+    """The earliest position p >= start, not inside a decided match, where the
+    input so far could still become a longer candidate; len(buf) if none."""
+    q = start
+    while q < len(buf):
+        s, e, _, is_match = next(x for x in spans if x[0] <= q < x[1])
+        if is_match:
+            assert s == q, "a hold position inside a match"
+            if mt.holds(buf, q):
+                return q
+            assert e <= len(buf), "an undecided match that cannot grow"
+            q = e
+        else:
+            if mt.holds(buf, q):
+                return q
+            q += 1
+    return len(buf)
+
+
+def _render(spans: list[tuple[int, int, bytes, bool]], a: int, b: int) -> bytes:
+    out = b""
+    for s, e, o, is_match in spans:
+        if e <= a or s >= b:
+            continue
+        if is_match:
+            assert a <= s and e <= b, "a release boundary cuts a match"
+            out += o
+        else:
+            out += o[max(a, s) - s : min(b, e) - s]
+    return out
+
+
+def idle_case(name: str, secrets: list[Secret], steps: list, outputs: list[str | bytes],
+              pieces: list[list[Segment]], options: dict | None = None) -> None:
+    """steps: ("push", data), "idle" or "end"; outputs: what each step returns."""
+    assert all(c["name"] != name for c in IDLE_CASES), f"duplicate idle case {name}"
+    same_length = bool(options and options.get("sameLength"))
+    mt = Matcher(secrets)
+    built = []
+    matches: list[M] = []
+    for i, segs in enumerate(pieces):
+        inp, _, ms = build(f"{name} (piece {i})", secrets, segs, same_length)
+        matches += ms
+        spans, pos = [], 0
+        for seg in segs:
+            d = seg_input(seg)
+            spans.append((pos, pos + len(d), seg_output(seg, secrets, same_length), isinstance(seg, M)))
+            pos += len(d)
+        built.append((inp, spans))
+    derived: list[bytes] = []
+    piece, buf, released = 0, b"", 0
+    for step in steps:
+        if isinstance(step, tuple):
+            assert step[0] == "push"
+            buf += as_bytes(step[1])
+            inp, spans = built[piece]
+            assert inp.startswith(buf), f"{name}: pushes do not follow piece {piece}"
+            p = _hold_position(mt, buf, spans, released)
+            derived.append(_render(spans, released, p))
+            released = p
+        elif step == "idle" and len(buf) - released >= FRAGMENT:
+            derived.append(b"")
+        else:
+            assert step in ("idle", "end"), step
+            if buf:
+                inp, spans = built[piece]
+                assert buf == inp, f"{name}: piece {piece} is not complete at {step}"
+                derived.append(_render(spans, released, len(buf)))
+                piece += 1
+            else:
+                derived.append(b"")
+            buf, released = b"", 0
+    assert piece == len(pieces) and steps[-1] == "end", f"{name}: pieces and steps disagree"
+    want = [as_bytes(o) for o in outputs]
+    assert derived == want, f"{name}: by hand {want}, by the hold rule {derived}"
+    d: dict = {"name": name, "secrets": [s.to_json() for s in secrets]}
+    if same_length:
+        d["options"] = {"sameLength": True}
+    d["steps"] = []
+    for step in steps:
+        if isinstance(step, tuple):
+            data = as_bytes(step[1])
+            d["steps"].append({"push": data.decode()} if is_utf8(data) else {"pushHex": data.hex()})
+        else:
+            d["steps"].append({step: True})
+    for o in want:
+        assert is_utf8(o), f"{name}: outputs are text"
+    d["outputs"] = [o.decode() for o in want]
+    d["hits"] = hits_of(secrets, matches)
+    IDLE_CASES.append(d)
+
+
+def group_idle() -> None:
+    pw = S("PW", "Tr0ub4dor&3-x")
+    idle_case("idle_prompt_nothing_held", [pw],
+              [("push", "Password: "), "idle", ("push", "Tr0ub4dor&3-x\r\n"), "end"],
+              ["Password: ", "", "[redacted:PW]\r\n", ""],
+              [["Password: "], [m(0, "raw", "Tr0ub4dor&3-x"), "\r\n"]])
+    idle_case("idle_releases_short_prefix_afresh", [pw],
+              [("push", "Password: Tr0ub"), "idle", ("push", "4dor&3-x\n"), "end"],
+              ["Password: ", "Tr0ub", "4dor&3-x\n", ""],
+              [["Password: Tr0ub"], ["4dor&3-x\n"]])
+    idle_case("idle_twice", [pw],
+              [("push", "Password: Tr0"), "idle", "idle", "end"],
+              ["Password: ", "Tr0", "", ""],
+              [["Password: Tr0"]])
+    idle_case("idle_after_completed_match", [pw],
+              [("push", "pw=Tr0ub4dor&3-x "), "idle", ("push", "done\n"), "end"],
+              ["pw=[redacted:PW] ", "", "done\n", ""],
+              [["pw=", m(0, "raw", "Tr0ub4dor&3-x"), " "], ["done\n"]])
+    idle_case("idle_on_empty_stream", [pw], ["idle", "end"], ["", ""], [])
+    key = S("KEY", B13)
+    idle_case("idle_releases_echoed_keystroke", [key],
+              [("push", "Name: "), ("push", "k"), "idle", ("push", "ate\n"), "end"],
+              ["Name: ", "", "k", "ate\n", ""],
+              [["Name: k"], ["ate\n"]])
+    gh = S("GH_TOKEN", GH)
+    idle_case("idle_release_then_rest_is_fragment", [gh],
+              [("push", "gh: " + GH[:6]), "idle", ("push", GH[6:] + "\n"), "end"],
+              ["gh: ", GH[:6], "[redacted:GH_TOKEN]\n", ""],
+              [["gh: " + GH[:6]], [m(0, "fragment", GH[6:]), "\n"]])
+    idle_case("idle_15_held_released", [gh],
+              [("push", "gh: " + GH[:15]), "idle", ("push", GH[15:] + "\n"), "end"],
+              ["gh: ", GH[:15], "[redacted:GH_TOKEN]\n", ""],
+              [["gh: " + GH[:15]], [m(0, "fragment", GH[15:]), "\n"]])
+    idle_case("idle_16_held_is_kept", [gh],
+              [("push", "gh: " + GH[:16]), "idle", "end"],
+              ["gh: ", "", "[redacted:GH_TOKEN]"],
+              [["gh: ", m(0, "fragment", GH[:16])]])
+    idle_case("idle_growing_fragment_kept_then_completed", [gh],
+              [("push", "gh: " + GH[:20]), "idle", ("push", GH[20:] + "\n"), "end"],
+              ["gh: ", "", "[redacted:GH_TOKEN]\n", ""],
+              [["gh: ", m(0, "raw", GH), "\n"]])
+    idle_case("idle_growing_fragment_kept_then_mismatch", [gh],
+              [("push", "gh: " + GH[:18]), "idle", ("push", "!\n"), "end"],
+              ["gh: ", "", "[redacted:GH_TOKEN]!\n", ""],
+              [["gh: ", m(0, "fragment", GH[:18]), "!\n"]])
+    hx = hex_lower(as_bytes(B13))
+    idle_case("idle_long_prefix_of_hex_kept", [key],
+              [("push", b"hex=" + hx[:20]), "idle", ("push", hx[20:] + b"\n"), "end"],
+              ["hex=", "", "[redacted:KEY]\n", ""],
+              [["hex=", m(0, "hex", hx), "\n"]])
+    pair = [S("A", "abcdefgh"), S("B", "abcdefgh-long-suffix")]
+    idle_case("idle_releases_complete_match_that_could_grow", pair,
+              [("push", "x=abcdefgh"), "idle", ("push", "-long-suffix\n"), "end"],
+              ["x=", "[redacted:A]", "-long-suffix\n", ""],
+              [["x=", m(0, "raw", "abcdefgh")], ["-long-suffix\n"]])
+    idle_case("idle_same_length_releases_match", pair,
+              [("push", "x=abcdefgh"), "idle", ("push", "-long-suffix\n"), "end"],
+              ["x=", "********", "-long-suffix\n", ""],
+              [["x=", m(0, "raw", "abcdefgh")], ["-long-suffix\n"]], {"sameLength": True})
+    core = b64_core(as_bytes(B13), "std", 0)
+    idle_case("idle_wrapped_short_released", [key],
+              [("push", b"b64: " + core[:10] + b"\r\n"), "idle", "end"],
+              ["b64: ", core[:10] + b"\r\n", ""],
+              [[b"b64: " + core[:10] + b"\r\n"]])
+    idle_case("idle_wrapped_pending_kept", [key],
+              [("push", b"b64: " + core[:16] + b"\r\n"), "idle", ("push", core[16:] + b".\r\n"), "end"],
+              ["b64: ", "", "[redacted:KEY].\r\n", ""],
+              [["b64: ", m(0, "wrapped", core[:16] + b"\r\n" + core[16:]), ".\r\n"]])
+    idle_case("idle_wrapped_complete_core_kept_until_end", [key],
+              [("push", b"b64: " + core[:16] + b"\r\n"), ("push", core[16:] + b"\r\n"), "idle", "end"],
+              ["b64: ", "", "", "[redacted:KEY]\r\n"],
+              [["b64: ", m(0, "wrapped", core[:16] + b"\r\n" + core[16:]), "\r\n"]])
+
+
+
+# ---------------------------------------------------------------------------
+# patterns.json: the ordered pattern list of SPEC section 2 for a few values.
+# ---------------------------------------------------------------------------
+
+PATTERN_VALUES: list[tuple[str, bytes]] = [
+    ("spec_example_ascii", as_bytes(SPEC_EX)),
+    ("every_special_character", as_bytes("a\"b\\c/d<e>f&g'h i\nj")),
+    ("multibyte_utf8", as_bytes("pässwörd-€-\U0001F511")),
+    ("line_separator", as_bytes("s\u00e9p\u2028s3cret-x")),
+    ("control_characters", as_bytes("tab\there\x01ctl\x7fdel")),
+    ("percent_specials", as_bytes(PCT)),
+    ("html_specials", as_bytes(HTMLV)),
+    ("not_utf8", BIN),
+    ("min_8_bytes_digits", b"12345678"),
+    ("17_bytes", b"abcdefgh-ijklmnop"),
+    ("repetitive_20_bytes", b"ab" * 10),
+    ("mixed_line_ends", as_bytes("user=svc\r\npass=Tr0ub4dor-3\nend=1")),
+    ("base64_plus_slash", as_bytes(B14)),
+]
+
+
+def pattern_document() -> dict:
+    values = []
+    for name, v in PATTERN_VALUES:
+        check_encoders(v)
+        d: dict = {"name": name}
+        d.update(text_or_hex("value", v))
+        d["patterns"] = [{"form": p.form, "variant": p.variant, "hex": p.data.hex()} for p in patterns(v)]
+        values.append(d)
+    return {"format": 1, "values": values}
+
+
+# ---------------------------------------------------------------------------
+# Coverage: every form and variant must be matched by at least one case.
+# ---------------------------------------------------------------------------
+
+REQUIRED = (
+    [("raw", "lf"), ("raw", "crlf"), ("fragment", "window"), ("fragment", "extended")]
+    + [("json", x) for x in "abcd"]
+    + [("percent", f"{x}-{c}") for c in ("upper", "lower") for x in "abcd"]
+    + [("html", x) for x in "abc"]
+    + [("base64", f"{a}/s{s}/{k}") for a in ("std", "url") for s in range(3)
+       for k in ("core", "tail-padded", "tail-unpadded")]
+    + [("hex", "lower"), ("hex", "upper")]
+    + [("wrapped", f"{f} {nl}") for f in ("base64", "hex") for nl in ("lf", "crlf")]
+)
+
+
+def check_coverage() -> None:
+    seen = {(form, " ".join(v.split(" ")[::2]) if form == "wrapped" else v) for form, v in COVERAGE}
+    missing = [r for r in REQUIRED if r not in seen]
+    if not any(form == "wrapped" and " url/" in v for form, v in COVERAGE):
+        missing.append(("wrapped", "base64 url"))
+    assert not missing, f"no case covers {missing}"
+    assert len(CASES) >= 150 and len(IDLE_CASES) >= 8
+
+
 def main_groups() -> None:
     group_basics()
     group_raw_crlf()
@@ -1066,3 +1316,84 @@ def main_groups() -> None:
     group_multi()
     group_non_utf8()
     group_long()
+    group_idle()
+
+
+def dumps(obj: dict) -> str:
+    return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
+
+
+def render_all() -> dict[str, str]:
+    """File name -> the text the generator writes."""
+    CASES.clear()
+    IDLE_CASES.clear()
+    COVERAGE.clear()
+    check_spec_example()
+    main_groups()
+    check_coverage()
+    vectors = {"format": 1, "fragment": FRAGMENT, "minValue": MIN_VALUE, "idleMs": IDLE_MS, "cases": CASES}
+    return {
+        "vectors.json": dumps(vectors),
+        "idle.json": dumps({"format": 1, "cases": IDLE_CASES}),
+        "patterns.json": dumps(pattern_document()),
+    }
+
+
+def _differences(name: str, committed: str, fresh: str) -> list[str]:
+    """Human-readable: which cases (or values) differ."""
+    try:
+        old = json.loads(committed)
+    except ValueError:
+        return [f"{name}: not valid JSON"]
+    new = json.loads(fresh)
+    key = "values" if name == "patterns.json" else "cases"
+    out = []
+    for field_ in sorted(set(old) | set(new)):
+        if field_ != key and old.get(field_) != new.get(field_):
+            out.append(f"{name}: top-level {field_!r} differs")
+    old_items = {c.get("name"): c for c in old.get(key, [])}
+    new_items = {c.get("name"): c for c in new.get(key, [])}
+    for n in new_items:
+        if n not in old_items:
+            out.append(f"{name}: {n} is missing")
+        elif old_items[n] != new_items[n]:
+            out.append(f"{name}: {n} differs")
+    out += [f"{name}: {n} should not be there" for n in old_items if n not in new_items]
+    if not out and [c.get("name") for c in old.get(key, [])] != list(new_items):
+        out.append(f"{name}: the order of {key} differs")
+    if not out:
+        out.append(f"{name}: formatting differs")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    files = render_all()
+    if "--coverage" in argv:
+        for (form, variant), names in sorted(COVERAGE.items()):
+            print(f"{form:9} {variant:40} {len(names):3}  {', '.join(sorted(set(names))[:4])}")
+        return 0
+    if "--check" in argv:
+        problems = []
+        for name, text in files.items():
+            path = HERE / name
+            if not path.exists():
+                problems.append(f"{name}: missing")
+                continue
+            committed = path.read_text(encoding="utf-8")
+            if committed != text:
+                problems += _differences(name, committed, text)
+        for p in problems:
+            print(p, file=sys.stderr)
+        if problems:
+            print("stale: run python3 vectors/generate.py", file=sys.stderr)
+            return 1
+        print(f"vectors are fresh: {len(CASES)} cases, {len(IDLE_CASES)} idle cases, {len(PATTERN_VALUES)} pattern lists")
+        return 0
+    for name, text in files.items():
+        (HERE / name).write_text(text, encoding="utf-8", newline="\n")
+    print(f"wrote {len(CASES)} cases, {len(IDLE_CASES)} idle cases, {len(PATTERN_VALUES)} pattern lists")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
