@@ -138,13 +138,22 @@ pub enum Op {
 
 /// Runs `ops` on a fresh engine stream and on the reference stream; after
 /// every step, the returned bytes, `held()` and hits must agree. Returns the
-/// whole output.
+/// whole output. Panics with the first difference.
 pub fn check_stream(
     scrubber: &Scrubber,
     reference: &Reference,
     ops: &[Op],
     context: &dyn Fn() -> String,
 ) -> Vec<u8> {
+    try_stream(scrubber, reference, ops).unwrap_or_else(|e| panic!("{e}\n{}", context()))
+}
+
+/// As [`check_stream`], returning the first difference as an error.
+pub fn try_stream(
+    scrubber: &Scrubber,
+    reference: &Reference,
+    ops: &[Op],
+) -> Result<Vec<u8>, String> {
     let mut stream: Stream = scrubber.stream();
     let mut model = RefStream::new(reference);
     let mut all = Vec::new();
@@ -154,43 +163,64 @@ pub fn check_stream(
             Op::Idle => (stream.idle().unwrap(), model.idle()),
             Op::End => (stream.end().unwrap(), model.end()),
         };
-        let label = || {
+        let label = |what: &str| {
             format!(
-                "step {step} ({}) of {}\n{}",
+                "{what} differs from the reference at step {step} ({}) of {}",
                 match op {
                     Op::Push(c) => format!("push \"{}\"", show(c)),
                     Op::Idle => "idle".into(),
                     Op::End => "end".into(),
                 },
                 ops_text(ops),
-                context()
             )
         };
-        assert_eq!(
-            show(&got),
-            show(&want),
-            "stream output differs from the reference at {}",
-            label()
-        );
-        assert_eq!(
-            stream.held(),
-            model.held(),
-            "held() differs from the reference (reference holds \"{}\") at {}",
-            show(model.held_bytes()),
-            label()
-        );
-        assert_eq!(
-            sorted_hits(&stream.hits()),
-            sorted_hits(&model.hits()),
-            "hits differ at {}",
-            label()
-        );
+        if got != want {
+            return Err(format!(
+                "{}\n   got \"{}\"\n  want \"{}\"",
+                label("output"),
+                show(&got),
+                show(&want)
+            ));
+        }
+        if stream.held() != model.held() {
+            return Err(format!(
+                "{}: got {}, want {} (\"{}\")",
+                label("held()"),
+                stream.held(),
+                model.held(),
+                show(model.held_bytes())
+            ));
+        }
+        if sorted_hits(&stream.hits()) != sorted_hits(&model.hits()) {
+            return Err(format!(
+                "{}: got {:?}, want {:?}",
+                label("hits"),
+                stream.hits(),
+                model.hits()
+            ));
+        }
         all.extend(got);
     }
-    all
+    Ok(all)
 }
 
+/// A script, short: one byte at a time is written as such.
 pub fn ops_text(ops: &[Op]) -> String {
+    let bytewise = ops.len() > 2
+        && ops[..ops.len() - 1]
+            .iter()
+            .all(|op| matches!(op, Op::Push(c) if c.len() == 1))
+        && matches!(ops.last(), Some(Op::End));
+    if bytewise {
+        let input: Vec<u8> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Push(c) => Some(c[0]),
+                _ => None,
+            })
+            .collect();
+        return format!("one byte at a time of \"{}\", then end", show(&input));
+    }
     ops.iter()
         .map(|op| match op {
             Op::Push(c) => format!("push(\"{}\")", show(c)),
@@ -256,8 +286,9 @@ fn random_text_value(rng: &mut Rng, len: usize) -> Vec<u8> {
 }
 
 /// 0 to 3 secrets (rarely 0), some sharing values, windows, prefixes or
-/// suffixes with an earlier one; names unique; placeholders or not.
-pub fn random_secrets(rng: &mut Rng) -> Vec<RefSecret> {
+/// suffixes with an earlier one; names unique; placeholders or not. Without
+/// `line_breaks`, every CR and LF of a value becomes `-`.
+pub fn random_secrets(rng: &mut Rng, line_breaks: bool) -> Vec<RefSecret> {
     let count = match rng.below(20) {
         0 => 0,
         1..=7 => 1,
@@ -292,6 +323,14 @@ pub fn random_secrets(rng: &mut Rng) -> Vec<RefSecret> {
             v
         } else {
             random_value(rng, 8, 40)
+        };
+        let value = if line_breaks {
+            value
+        } else {
+            value
+                .into_iter()
+                .map(|b| if b == b'\r' || b == b'\n' { b'-' } else { b })
+                .collect()
         };
         let placeholder = match rng.below(10) {
             0..=3 => None,

@@ -379,6 +379,11 @@ impl Reference {
     fn candidates(&self, input: &[u8], view: &View, p: usize) -> Vec<Cand> {
         let rest = &input[p..];
         let mut out = Vec::new();
+        // §2.8: "A candidate, wrapped or not, never starts at a CR or LF."
+        // Read literally, for every form (as the shared vectors do).
+        if is_crlf(input[p]) {
+            return out;
+        }
         for (i, s) in self.secrets.iter().enumerate() {
             for (form, pat) in &s.direct {
                 if rest.starts_with(pat) {
@@ -425,6 +430,9 @@ impl Reference {
 
     /// §4: could the input from `p` still become a longer candidate?
     fn pending(&self, input: &[u8], view: &View, p: usize) -> bool {
+        if is_crlf(input[p]) {
+            return false; // no candidate starts at CR or LF
+        }
         let rest = &input[p..];
         let proper_prefix =
             |rest: &[u8], pat: &[u8]| rest.len() < pat.len() && pat.starts_with(rest);
