@@ -434,3 +434,24 @@ fn no_candidate_starts_at_cr_or_lf() {
         run(&scrubber, &r, &ops, &|| what.clone());
     }
 }
+
+/// The reference stream keeps only the held bytes as state; that is enough
+/// because they start at a position no decided match covers. Check it: after
+/// every byte, what it emitted so far equals §3 selection run on the whole
+/// prefix with the pending positions as a barrier, and what it holds is the
+/// rest of the prefix.
+#[test]
+fn reference_stream_state_is_the_held_bytes() {
+    for sc in scenarios() {
+        let r = Reference::new(&sc.secrets, sc.same_length);
+        let mut model = RefStream::new(&r);
+        let mut emitted = Vec::new();
+        for i in 1..=sc.input.len() {
+            emitted.extend(model.push(&sc.input[i - 1..i]));
+            let mut direct = Vec::new();
+            let stop = r.run(&sc.input[..i], true, &mut direct, &mut Default::default());
+            assert_eq!(show(&emitted), show(&direct), "{} at {i}", sc.name);
+            assert_eq!(model.held_bytes(), &sc.input[stop..i], "{} at {i}", sc.name);
+        }
+    }
+}

@@ -14,12 +14,12 @@ use slicc_scrub::{CompileError, Form, compile};
 /// Runs `cases` random cases from `seed`; returns how many compiled and
 /// which forms the expected outputs replaced (so the test proves it reached
 /// every form).
-fn run(seed: u64, cases: usize, line_breaks: bool) -> (usize, BTreeSet<Form>) {
+fn run(seed: u64, cases: usize, shape: Shape) -> (usize, BTreeSet<Form>) {
     let mut rng = Rng::new(seed);
     let mut compiled = 0;
     let mut forms = BTreeSet::new();
     for case in 0..cases {
-        let secrets = random_secrets(&mut rng, line_breaks);
+        let secrets = random_secrets(&mut rng, shape);
         let same_length = rng.chance(1, 3);
         let reference = Reference::new(&secrets, same_length);
         let ctx = || {
@@ -52,7 +52,7 @@ fn run(seed: u64, cases: usize, line_breaks: bool) -> (usize, BTreeSet<Form>) {
         }
         compiled += 1;
         let (scrubber, _) = both(&secrets, same_length);
-        let input = random_input(&mut rng, &secrets);
+        let input = random_input(&mut rng, &secrets, shape);
         let ctx = || format!("{}\n  input \"{}\"", ctx(), show(&input));
 
         let (want, want_hits) = reference.scrub(&input);
@@ -85,8 +85,8 @@ fn run(seed: u64, cases: usize, line_breaks: bool) -> (usize, BTreeSet<Form>) {
     (compiled, forms)
 }
 
-fn check(seed: u64, cases: usize, line_breaks: bool) {
-    let (compiled, forms) = run(seed, cases, line_breaks);
+fn check(seed: u64, cases: usize, shape: Shape) {
+    let (compiled, forms) = run(seed, cases, shape);
     assert!(compiled > cases * 2 / 3, "only {compiled} cases compiled");
     assert_eq!(forms.len(), Form::ALL.len(), "forms reached: {forms:?}");
 }
@@ -95,17 +95,17 @@ fn check(seed: u64, cases: usize, line_breaks: bool) {
 
 #[test]
 fn random_cases_seed_1() {
-    check(1, 600, false);
+    check(1, 600, Shape::small(false));
 }
 
 #[test]
 fn random_cases_seed_2() {
-    check(0x5eed_0002, 600, false);
+    check(0x5eed_0002, 600, Shape::small(false));
 }
 
 #[test]
 fn random_cases_seed_3() {
-    check(0xdead_beef_0003, 600, false);
+    check(0xdead_beef_0003, 600, Shape::small(false));
 }
 
 // Values with CR and LF: raw CR LF variants, fragments and HTML forms that
@@ -113,5 +113,26 @@ fn random_cases_seed_3() {
 
 #[test]
 fn random_cases_with_line_breaks_in_values() {
-    check(0x11_0004, 600, true);
+    check(0x11_0004, 600, Shape::small(true));
+}
+
+/// A longer run for hunting bugs: `cargo test --release --test
+/// random_chunking -- --ignored`; `SLICC_SCRUB_STRESS_CASES` sets the
+/// number of cases per seed (default 20,000), `SLICC_SCRUB_STRESS_SEED` the
+/// first seed.
+#[test]
+#[ignore]
+fn random_cases_long() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let cases = env("SLICC_SCRUB_STRESS_CASES", 20_000) as usize;
+    let seed = env("SLICC_SCRUB_STRESS_SEED", 1000);
+    for line_breaks in [false, true] {
+        check(seed, cases, Shape::small(line_breaks));
+        check(seed + 1, cases / 10, Shape::large(line_breaks));
+    }
 }

@@ -191,6 +191,20 @@ pub fn try_stream(
                 show(model.held_bytes())
             ));
         }
+        // §4 memory: the longest pattern plus the CR/LF of a pending match
+        let crlf = model
+            .held_bytes()
+            .iter()
+            .filter(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        if stream.held() > reference.longest_pattern() + crlf {
+            return Err(format!(
+                "{}: {} held, more than the longest pattern {} + {crlf} CR/LF",
+                label("memory bound"),
+                stream.held(),
+                reference.longest_pattern()
+            ));
+        }
         if sorted_hits(&stream.hits()) != sorted_hits(&model.hits()) {
             return Err(format!(
                 "{}: got {:?}, want {:?}",
@@ -285,15 +299,53 @@ fn random_text_value(rng: &mut Rng, len: usize) -> Vec<u8> {
     out
 }
 
-/// 0 to 3 secrets (rarely 0), some sharing values, windows, prefixes or
-/// suffixes with an earlier one; names unique; placeholders or not. Without
-/// `line_breaks`, every CR and LF of a value becomes `-`.
-pub fn random_secrets(rng: &mut Rng, line_breaks: bool) -> Vec<RefSecret> {
+/// The size of random cases.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// whether values may hold CR and LF
+    pub line_breaks: bool,
+    /// at most this many secrets (at least 3)
+    pub secrets: usize,
+    /// values of 8 to this many bytes (at least 40)
+    pub value: usize,
+    /// inputs of up to this many pieces
+    pub pieces: usize,
+}
+
+impl Shape {
+    /// Small cases: fast in debug builds.
+    pub fn small(line_breaks: bool) -> Shape {
+        Shape {
+            line_breaks,
+            secrets: 3,
+            value: 40,
+            pieces: 6,
+        }
+    }
+
+    /// More secrets, longer values and inputs: for the long run.
+    pub fn large(line_breaks: bool) -> Shape {
+        Shape {
+            line_breaks,
+            secrets: 6,
+            value: 120,
+            pieces: 14,
+        }
+    }
+}
+
+/// 0 to `shape.secrets` secrets (rarely 0, mostly 1 to 3), some sharing
+/// values, windows, prefixes or suffixes with an earlier one; names unique;
+/// placeholders or not. Without `shape.line_breaks`, every CR and LF of a
+/// value becomes `-`.
+pub fn random_secrets(rng: &mut Rng, shape: Shape) -> Vec<RefSecret> {
+    let line_breaks = shape.line_breaks;
     let count = match rng.below(20) {
         0 => 0,
         1..=7 => 1,
         8..=14 => 2,
-        _ => 3,
+        15..=17 => 3,
+        _ => rng.range(3, shape.secrets),
     };
     let bases = ["s", "TOKEN_", "a.b-", "K"];
     let mut secrets: Vec<RefSecret> = Vec::new();
@@ -316,13 +368,14 @@ pub fn random_secrets(rng: &mut Rng, line_breaks: bool) -> Vec<RefSecret> {
                     [&other[k..], &extra[..]].concat()
                 }
             };
-            v.truncate(40);
+            v.truncate(shape.value);
             while v.len() < 8 {
                 v.push(b'q');
             }
             v
         } else {
-            random_value(rng, 8, 40)
+            let hi = if rng.chance(1, 4) { shape.value } else { 40 };
+            random_value(rng, 8, hi)
         };
         let value = if line_breaks {
             value
@@ -444,9 +497,9 @@ pub fn encoding(rng: &mut Rng, v: &[u8]) -> Vec<u8> {
 
 /// An input of noise and real encodings of the values, up to a few hundred
 /// bytes.
-pub fn random_input(rng: &mut Rng, secrets: &[RefSecret]) -> Vec<u8> {
+pub fn random_input(rng: &mut Rng, secrets: &[RefSecret], shape: Shape) -> Vec<u8> {
     let mut input = Vec::new();
-    for _ in 0..rng.range(0, 6) {
+    for _ in 0..rng.range(0, shape.pieces) {
         if secrets.is_empty() || rng.chance(1, 3) {
             let len = rng.range(0, 10);
             input.extend(noise(rng, secrets, len));
