@@ -246,6 +246,20 @@ fn placeholder_containing_a_value() {
             Form::Hex,
         ),
         (format!("x{}x", &frag_source[3..20]), Form::Fragment),
+        (
+            // wrapped across a line break
+            {
+                let b64 =
+                    String::from_utf8(reference::base64(OTHER.as_bytes(), reference::STD, true))
+                        .unwrap();
+                format!("{}\r\n{}", &b64[..10], &b64[10..])
+            },
+            Form::Wrapped,
+        ),
+        (
+            String::from_utf8(reference::percent(OTHER.as_bytes(), 'a', false)).unwrap() + "%",
+            Form::Raw, // "-" is kept: the percent form equals the raw value
+        ),
     ];
     for (placeholder, form) in cases {
         let other_value = if form == Form::Fragment {
@@ -320,6 +334,25 @@ fn redaction_text_containing_a_value() {
             other_name: "k".into(),
             form: Form::Raw
         }
+    );
+    check_message(&e, &secrets, 0);
+    // the hex of a value inside a name
+    let secrets = [
+        Secret::new("k.6162636465666768", VALUE),
+        Secret::new("abc", "abcdefgh"),
+    ];
+    let e = err(&secrets);
+    assert!(
+        matches!(
+            &e,
+            CompileError::RedactionLeaks {
+                index: 0,
+                other: 1,
+                form: Form::Hex,
+                ..
+            }
+        ),
+        "{e:?}"
     );
     check_message(&e, &secrets, 0);
     // its own value in its own redaction text
