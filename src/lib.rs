@@ -26,6 +26,7 @@
 
 mod engine;
 mod error;
+pub mod ffi;
 mod form;
 pub mod io;
 mod patterns;
