@@ -580,7 +580,8 @@ scrub_status scrub_stream_new(const struct scrub_scrubber *scrubber,
  * or free of this stream; not NUL-terminated; never NULL on success (an
  * empty output is a non-NULL pointer and 0). The buffer is reused, so no
  * allocation happens per chunk once it is large enough. `chunk` may be
- * NULL when `chunk_len` is 0, and is not kept after the call.
+ * NULL when `chunk_len` is 0, and is not kept after the call; it may even
+ * be this stream's last output (it is copied first then).
  *
  * Every pointer is checked before anything is consumed: on any error the
  * chunk was not pushed, no byte is lost, and `*output_out` / `*output_len_out`

@@ -812,6 +812,20 @@ static void test_compile_errors(void) {
         options.same_length = 0;
     }
 
+    /* A misaligned error_out is refused, not written. */
+    {
+        union {
+            scrub_error *align;
+            unsigned char bytes[2 * sizeof(scrub_error *)];
+        } raw;
+        memset(&raw, 0, sizeof raw);
+        s = NULL;
+        CHECK_STATUS(scrub_compile(NULL, 0, &options, &s,
+                                   (scrub_error **)(void *)(raw.bytes + 1)),
+                     SCRUB_STATUS_INVALID_ARGUMENT);
+        CHECK(s == NULL, "nothing compiled");
+    }
+
     /* An empty list passes everything through. */
     {
         scrub_result *r = NULL;
@@ -1077,6 +1091,28 @@ static void test_stream_misuse(void) {
     CHECK(len == 1, "one hit after end: %zu", len);
     scrub_hits_free(hits);
     scrub_stream_free(st);
+
+    /* The stream's own output pushed back into it is copied, not
+     * overwritten while it is read. */
+    {
+        scrub_stream *again = NULL;
+        const char text[] = "once ghp_abcdefgh12345678 twice\n";
+        const char want[] = "once fnox_proxy_1 twice\n";
+        buf both = {NULL, 0, 0};
+        CHECK_STATUS(scrub_stream_new(s, &again), SCRUB_STATUS_OK);
+        CHECK_STATUS(scrub_stream_push(again, (const uint8_t *)text, sizeof text - 1, &out,
+                                       &out_len),
+                     SCRUB_STATUS_OK);
+        CHECK(out_len == sizeof want - 1 && memcmp(out, want, out_len) == 0, "first pass");
+        CHECK_STATUS(scrub_stream_push(again, out, out_len, &out, &out_len), SCRUB_STATUS_OK);
+        buf_add(&both, out, out_len);
+        CHECK_STATUS(scrub_stream_end(again, &out, &out_len), SCRUB_STATUS_OK);
+        buf_add(&both, out, out_len);
+        CHECK(both.len == sizeof want - 1 && memcmp(both.data, want, both.len) == 0,
+              "own output pushed back: %.*s", (int)both.len, (const char *)both.data);
+        scrub_stream_free(again);
+        buf_free(&both);
+    }
 
     /* The scrubber may go first. */
     scrub_scrubber_free(s);
