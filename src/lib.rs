@@ -35,6 +35,7 @@ mod stream;
 
 pub use error::{CompileError, StreamError};
 pub use form::{Form, Hit};
+pub use io::{ScrubReader, ScrubWriter};
 pub use patterns::{Pattern, patterns};
 pub use scrubber::{Scrubbed, ScrubbedText, Scrubber, compile};
 pub use secret::{Options, Secret};
