@@ -20,9 +20,9 @@ fn sample() -> Vec<u8> {
     let mut input = Vec::new();
     for i in 0..200 {
         write!(input, "line {i}: token=ghp_abcdefgh0123456789XYZ ").unwrap();
-        write!(
+        writeln!(
             input,
-            "b64=c2stbGl2ZS0wMDAwMTExMTIyMjIzMzMz frag=abcdefgh01234567\n"
+            "b64=c2stbGl2ZS0wMDAwMTExMTIyMjIzMzMz frag=abcdefgh01234567"
         )
         .unwrap();
     }
