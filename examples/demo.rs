@@ -34,8 +34,14 @@ fn main() {
         streamed.extend(stream.push(chunk).expect("stream is open"));
     }
     streamed.extend(stream.end().expect("stream is open"));
-    println!("--- stream, 7-byte chunks ---\n{}", String::from_utf8_lossy(&streamed));
-    println!("stream output identical to bytes(): {}", streamed == once.text.as_bytes());
+    println!(
+        "--- stream, 7-byte chunks ---\n{}",
+        String::from_utf8_lossy(&streamed)
+    );
+    println!(
+        "stream output identical to bytes(): {}",
+        streamed == once.text.as_bytes()
+    );
 
     println!("--- hits ---");
     for hit in &once.hits {

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
+use super::seeds::{GRAM, Seed, gram, view_gram};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
@@ -81,10 +82,17 @@ impl Matcher {
 
     /// Scans `chunk` and appends to `out` every byte that is decided.
     pub(crate) fn push(&mut self, engine: &Engine, chunk: &[u8], out: &mut Vec<u8>) {
+        // Below this, stepping the automata over every byte costs less than
+        // filtering and then stepping over the last `longest` bytes anyway.
+        let filter_from = 4 * engine.longest + 256;
         for block in chunk.chunks(BLOCK) {
             let from = self.held.len();
             self.held.extend_from_slice(block);
-            self.scan(engine, from);
+            if block.len() >= filter_from {
+                self.scan_filtered(engine);
+            } else {
+                self.scan(engine, from);
+            }
             self.decide(engine, out, false);
         }
     }
@@ -141,6 +149,197 @@ impl Matcher {
             }
         }
         self.end = base + self.held.len() as u64;
+    }
+
+    /// Finds the same candidates as [`Matcher::scan`] over everything held,
+    /// without stepping the automata over every byte: the seed filters find
+    /// every complete candidate, then the automata are stepped afresh over
+    /// the last stretch, where a candidate could still be open, so that
+    /// their states (and so what is held) are exactly those of `scan`.
+    fn scan_filtered(&mut self, engine: &Engine) {
+        self.end = self.decided + self.held.len() as u64;
+        self.filter_direct(engine);
+        self.filter_view(engine);
+        // A candidate still open at the end starts within the last
+        // `longest` bytes, or the last `longest` view bytes.
+        let mut from = self.held.len().saturating_sub(engine.longest);
+        let mut view_bytes = 0;
+        while from > 0 && view_bytes < engine.longest {
+            from -= 1;
+            if !matches!(self.held[from], b'\r' | b'\n') {
+                view_bytes += 1;
+            }
+        }
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.extensions.clear();
+        self.line_breaks.clear();
+        // Candidates that start before `from` are complete and were found by
+        // the filters; the ones found again here are the same.
+        let decided = self.decided;
+        self.decided += from as u64;
+        let held = std::mem::take(&mut self.held);
+        self.held = held[from..].to_vec();
+        self.scan(engine, 0);
+        self.held = held;
+        self.decided = decided;
+    }
+
+    /// Direct patterns and fragments, from grams at sampled positions.
+    fn filter_direct(&mut self, engine: &Engine) {
+        let index = &engine.direct_seeds;
+        if index.is_empty() {
+            return;
+        }
+        let Matcher {
+            held,
+            decided,
+            candidates,
+            ..
+        } = self;
+        let input = held.as_slice();
+        let base = *decided;
+        // Fragment runs already offered, as (secret, alignment, run end): the
+        // next sampled gram of a run finds the same run.
+        let mut runs: Vec<(u32, isize, usize)> = Vec::new();
+        let mut at = 0;
+        while at + GRAM <= input.len() {
+            for &seed in index.get(gram(&input[at..])) {
+                match seed {
+                    Seed::Pattern { id, offset } => {
+                        let pattern = &engine.direct_patterns[id as usize];
+                        let Some(start) = at.checked_sub(offset as usize) else {
+                            continue;
+                        };
+                        let end = start + pattern.len();
+                        // One that runs past the input is found by the
+                        // automaton if it completes.
+                        let owner = engine.direct_entries[id as usize].owner;
+                        if let Some((form, secret)) = owner
+                            && end <= input.len()
+                            && input[start..end] == pattern[..]
+                        {
+                            let (start, len) = (base + start as u64, pattern.len() as u64);
+                            offer(candidates, start, len, form, secret);
+                        }
+                    }
+                    Seed::Window { secret, offset } => {
+                        let value = &engine.secrets[secret as usize].value;
+                        let offset = offset as usize;
+                        let alignment = at as isize - offset as isize;
+                        if runs
+                            .iter()
+                            .any(|&(s, a, end)| s == secret && a == alignment && at < end)
+                        {
+                            continue;
+                        }
+                        let mut back = 0;
+                        while back < at
+                            && back < offset
+                            && input[at - back - 1] == value[offset - back - 1]
+                        {
+                            back += 1;
+                        }
+                        let mut ahead = GRAM;
+                        while at + ahead < input.len()
+                            && offset + ahead < value.len()
+                            && input[at + ahead] == value[offset + ahead]
+                        {
+                            ahead += 1;
+                        }
+                        let (run_start, run_end) = (at - back, at + ahead);
+                        runs.retain(|&(_, _, end)| end > at);
+                        runs.push((secret, alignment, run_end));
+                        // A run that reached the input's end with value bytes
+                        // left may grow: the automaton tracks it.
+                        let open = run_end == input.len() && offset + ahead < value.len();
+                        if open || run_end - run_start < FRAGMENT {
+                            continue;
+                        }
+                        let value_start = offset - back;
+                        for p in run_start..=run_end - FRAGMENT {
+                            let len = run_end - p;
+                            let whole = value_start + (p - run_start) == 0 && len == value.len();
+                            let form = if whole { Form::Raw } else { Form::Fragment };
+                            offer(candidates, base + p as u64, len as u64, form, secret);
+                        }
+                    }
+                }
+            }
+            at += index.stride;
+        }
+    }
+
+    /// Base64 and hex patterns on the CR/LF-free view, from view grams at
+    /// sampled positions.
+    fn filter_view(&mut self, engine: &Engine) {
+        let index = &engine.view_seeds;
+        if index.is_empty() {
+            return;
+        }
+        let Matcher {
+            held,
+            decided,
+            candidates,
+            ..
+        } = self;
+        let input = held.as_slice();
+        let base = *decided;
+        let is_break = |b: u8| b == b'\r' || b == b'\n';
+        let mut at = 0;
+        while at < input.len() {
+            let Some((word, first)) = view_gram(input, at) else {
+                break;
+            };
+            for &seed in index.get(word) {
+                let Seed::Pattern { id, offset } = seed else {
+                    continue;
+                };
+                // Back `offset` view bytes to the start.
+                let mut start = first;
+                let mut left = offset;
+                while left > 0 && start > 0 {
+                    start -= 1;
+                    if !is_break(input[start]) {
+                        left -= 1;
+                    }
+                }
+                if left > 0 {
+                    continue;
+                }
+                let pattern = &engine.view_patterns[id as usize];
+                let mut pos = start;
+                let mut matched = 0;
+                while matched < pattern.len() && pos < input.len() {
+                    let b = input[pos];
+                    pos += 1;
+                    if is_break(b) {
+                        continue;
+                    }
+                    if b != pattern[matched] {
+                        break;
+                    }
+                    matched += 1;
+                }
+                if matched < pattern.len() {
+                    continue;
+                }
+                let span = (pos - start) as u64;
+                let entry = &engine.view_entries[id as usize];
+                if span > pattern.len() as u64 {
+                    offer(
+                        candidates,
+                        base + start as u64,
+                        span,
+                        Form::Wrapped,
+                        entry.wrapped_owner,
+                    );
+                } else if let Some((form, secret)) = entry.owner {
+                    offer(candidates, base + start as u64, span, form, secret);
+                }
+            }
+            at += index.stride;
+        }
     }
 
     /// Patterns of the direct automaton ending at `at`.
@@ -242,15 +441,7 @@ impl Matcher {
     }
 
     fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
-        let candidate = Candidate { len, form, secret };
-        self.candidates
-            .entry(start)
-            .and_modify(|best| {
-                if candidate.beats(best) {
-                    *best = candidate;
-                }
-            })
-            .or_insert(candidate);
+        offer(&mut self.candidates, start, len, form, secret);
     }
 
     /// The earliest position at or after `decided` where the input so far
@@ -363,4 +554,17 @@ impl Matcher {
             &secret.redaction
         });
     }
+}
+
+/// Records a candidate, keeping the best one per start position.
+fn offer(candidates: &mut BTreeMap<u64, Candidate>, start: u64, len: u64, form: Form, secret: u32) {
+    let candidate = Candidate { len, form, secret };
+    candidates
+        .entry(start)
+        .and_modify(|best| {
+            if candidate.beats(best) {
+                *best = candidate;
+            }
+        })
+        .or_insert(candidate);
 }

@@ -3,6 +3,7 @@
 
 mod automaton;
 pub(crate) mod matcher;
+mod seeds;
 
 use std::collections::HashMap;
 
@@ -10,6 +11,7 @@ use crate::form::Form;
 use crate::patterns::patterns;
 use crate::secret::Secret;
 use automaton::Automaton;
+use seeds::{GRAM, GramIndex, Seed};
 
 /// What the scrubber knows of one secret after compile.
 pub(crate) struct CompiledSecret {
@@ -45,6 +47,16 @@ pub(crate) struct Engine {
     /// Base64 and hex patterns, on the input with CR and LF removed.
     pub(crate) view: Automaton,
     pub(crate) view_entries: Vec<Entry>,
+    /// The bytes of each pattern, by automaton pattern id.
+    pub(crate) direct_patterns: Vec<Vec<u8>>,
+    pub(crate) view_patterns: Vec<Vec<u8>>,
+    /// Seed filters over the input and over the CR/LF-free view.
+    pub(crate) direct_seeds: GramIndex,
+    pub(crate) view_seeds: GramIndex,
+    /// The longest pattern or value: no candidate still open at the end of
+    /// the input can start further back than this many bytes (view bytes,
+    /// for the wrapped form).
+    pub(crate) longest: usize,
 }
 
 impl Engine {
@@ -91,15 +103,28 @@ impl Engine {
                 redaction,
             });
         }
-        let (direct, direct_entries) = direct.finish();
-        let (view, view_entries) = view.finish();
+        let (direct_patterns, direct_entries) = direct.finish();
+        let (view_patterns, view_entries) = view.finish();
+        let direct_seeds = direct_seeds(&direct_patterns, &direct_entries, &compiled);
+        let view_seeds = view_seeds(&view_patterns);
+        let longest = direct_patterns
+            .iter()
+            .chain(&view_patterns)
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
         Engine {
             secrets: compiled,
             same_length,
-            direct,
+            direct: Automaton::new(&direct_patterns),
             direct_entries,
-            view,
+            view: Automaton::new(&view_patterns),
             view_entries,
+            direct_patterns,
+            view_patterns,
+            direct_seeds,
+            view_seeds,
+            longest,
         }
     }
 
@@ -116,8 +141,79 @@ impl Engine {
             .iter()
             .map(|s| s.value.len() + s.raw_replacement.len() + s.redaction.len() + s.name.len())
             .sum();
-        self.direct.memory_usage() + self.view.memory_usage() + entries + windows + secrets
+        let patterns: usize = self
+            .direct_patterns
+            .iter()
+            .chain(&self.view_patterns)
+            .map(|p| p.capacity() + 24)
+            .sum();
+        self.direct.memory_usage()
+            + self.view.memory_usage()
+            + self.direct_seeds.memory_usage()
+            + self.view_seeds.memory_usage()
+            + entries
+            + windows
+            + secrets
+            + patterns
     }
+}
+
+/// Grams of the direct patterns (each sampled position falls in the first
+/// `stride` bytes of an occurrence) and of every value, for fragments.
+fn direct_seeds(patterns: &[Vec<u8>], entries: &[Entry], secrets: &[CompiledSecret]) -> GramIndex {
+    let owned = || {
+        patterns
+            .iter()
+            .zip(entries)
+            .filter(|(_, e)| e.owner.is_some())
+    };
+    let has_windows = secrets.iter().any(|s| s.value.len() > crate::FRAGMENT);
+    let shortest = owned()
+        .map(|(p, _)| p.len())
+        .chain(has_windows.then_some(crate::FRAGMENT))
+        .min()
+        .unwrap_or(GRAM);
+    let mut index = GramIndex::new(shortest + 1 - GRAM);
+    for (id, (pattern, entry)) in patterns.iter().zip(entries).enumerate() {
+        if entry.owner.is_none() {
+            continue;
+        }
+        for offset in 0..index.stride {
+            let seed = Seed::Pattern {
+                id: id as u32,
+                offset: offset as u32,
+            };
+            index.insert(&pattern[offset..], seed);
+        }
+    }
+    for (secret, s) in secrets.iter().enumerate() {
+        if s.value.len() > crate::FRAGMENT {
+            for offset in 0..=s.value.len() - GRAM {
+                let seed = Seed::Window {
+                    secret: secret as u32,
+                    offset: offset as u32,
+                };
+                index.insert(&s.value[offset..], seed);
+            }
+        }
+    }
+    index.finish()
+}
+
+/// Grams of the base64 and hex patterns, for the CR/LF-free view.
+fn view_seeds(patterns: &[Vec<u8>]) -> GramIndex {
+    let shortest = patterns.iter().map(Vec::len).min().unwrap_or(GRAM);
+    let mut index = GramIndex::new(shortest + 1 - GRAM);
+    for (id, pattern) in patterns.iter().enumerate() {
+        for offset in 0..index.stride {
+            let seed = Seed::Pattern {
+                id: id as u32,
+                offset: offset as u32,
+            };
+            index.insert(&pattern[offset..], seed);
+        }
+    }
+    index.finish()
 }
 
 /// Keeps the owner that wins a tie: the earlier form, then the earlier secret.
@@ -155,9 +251,7 @@ impl Table {
         &mut self.items[i]
     }
 
-    fn finish(self) -> (Automaton, Vec<Entry>) {
-        let (patterns, entries): (Vec<_>, Vec<_>) =
-            self.items.into_iter().map(|i| (i.bytes, i.entry)).unzip();
-        (Automaton::new(&patterns), entries)
+    fn finish(self) -> (Vec<Vec<u8>>, Vec<Entry>) {
+        self.items.into_iter().map(|i| (i.bytes, i.entry)).unzip()
     }
 }
