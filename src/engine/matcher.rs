@@ -41,7 +41,7 @@ struct Extension {
 
 /// Bytes scanned before candidates are decided and output is emitted, so a
 /// large push holds little.
-const BLOCK: usize = 16 * 1024;
+const BLOCK: usize = 256 * 1024;
 
 pub(crate) struct Matcher {
     /// Input from `decided` to `end`, not yet emitted.

@@ -5,7 +5,7 @@
 //! automata are then stepped only over the last stretch of a large push, to
 //! know exactly what to hold back.
 
-use std::collections::HashMap;
+use super::hash::IntMap;
 
 pub(crate) const GRAM: usize = 8;
 
@@ -25,7 +25,7 @@ pub(crate) struct GramIndex {
     pub(crate) stride: usize,
     bits: Vec<u64>,
     shift: u32,
-    seeds: HashMap<u64, Vec<Seed>>,
+    seeds: IntMap<u64, Vec<Seed>>,
 }
 
 impl GramIndex {
@@ -34,7 +34,7 @@ impl GramIndex {
             stride: stride.max(1),
             bits: Vec::new(),
             shift: 64,
-            seeds: HashMap::new(),
+            seeds: IntMap::default(),
         }
     }
 
