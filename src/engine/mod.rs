@@ -104,7 +104,10 @@ impl Engine {
                 redaction,
             });
         }
-        let (direct_patterns, direct_entries) = direct.finish();
+        let (direct_patterns, mut direct_entries) = direct.finish();
+        for entry in &mut direct_entries {
+            prune_dominated_windows(&mut entry.windows, &compiled);
+        }
         let (view_patterns, view_entries) = view.finish();
         let direct_seeds = direct_seeds(&direct_patterns, &direct_entries, &compiled);
         let view_seeds = view_seeds(&view_patterns);
@@ -215,6 +218,32 @@ fn view_seeds(patterns: &[Vec<u8>]) -> GramIndex {
         }
     }
     index.finish()
+}
+
+/// Drops window offsets whose extension can never beat another's: when
+/// the value after offset k2's window is a prefix of the value after k1's
+/// (k1 < k2), extending along k1 always gets at least as far, and a tie
+/// goes to k1 (raw when k1 is 0). Repetitive values would otherwise start
+/// an extension per repeat at every position. Only a few kept offsets are
+/// compared, so the cost stays linear; keeping an offset is always safe.
+fn prune_dominated_windows(windows: &mut Vec<(u32, u32)>, secrets: &[CompiledSecret]) {
+    if windows.len() < 2 {
+        return;
+    }
+    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(windows.len());
+    for &(secret, k2) in windows.iter() {
+        let value = &secrets[secret as usize].value;
+        let rest = &value[k2 as usize + crate::FRAGMENT..];
+        let dominated = kept
+            .iter()
+            .filter(|&&(s, _)| s == secret)
+            .take(8)
+            .any(|&(_, k1)| value[k1 as usize + crate::FRAGMENT..].starts_with(rest));
+        if !dominated {
+            kept.push((secret, k2));
+        }
+    }
+    *windows = kept;
 }
 
 /// Keeps the owner that wins a tie: the earlier form, then the earlier secret.
