@@ -43,9 +43,26 @@ struct Extension {
 /// large push holds little.
 const BLOCK: usize = 256 * 1024;
 
+/// The input as the matcher sees it: `bytes[0]` is at position `base`, at
+/// or before the first undecided byte, and `bytes` runs to the end of the
+/// input so far.
+#[derive(Clone, Copy)]
+struct Input<'a> {
+    bytes: &'a [u8],
+    base: u64,
+}
+
+impl Input<'_> {
+    fn index(&self, position: u64) -> usize {
+        (position - self.base) as usize
+    }
+
+    fn end(&self) -> u64 {
+        self.base + self.bytes.len() as u64
+    }
+}
+
 pub(crate) struct Matcher {
-    /// Input from `decided` to `end`, not yet emitted.
-    held: Vec<u8>,
     /// Everything before this position is decided and emitted.
     decided: u64,
     /// Bytes consumed so far.
@@ -63,7 +80,6 @@ pub(crate) struct Matcher {
 impl Matcher {
     pub(crate) fn new(engine: &Engine) -> Matcher {
         Matcher {
-            held: Vec::new(),
             decided: 0,
             end: 0,
             direct_state: engine.direct.start(),
@@ -77,32 +93,46 @@ impl Matcher {
 
     /// Bytes held: input that could still become part of a match.
     pub(crate) fn held(&self) -> usize {
-        self.held.len()
+        (self.end - self.decided) as usize
     }
 
-    /// Scans `chunk` and appends to `out` every byte that is decided.
-    pub(crate) fn push(&mut self, engine: &Engine, chunk: &[u8], out: &mut Vec<u8>) {
+    /// Everything before this position is decided and emitted.
+    pub(crate) fn decided(&self) -> u64 {
+        self.decided
+    }
+
+    /// Scans the bytes of `data` not scanned before and appends to `out`
+    /// every byte that is decided. `data[0]` is at position `base`, at or
+    /// before [`Matcher::decided`]; `data` runs to the end of the input.
+    pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         // Below this, stepping the automata over every byte costs less than
         // filtering and then stepping over the last `longest` bytes anyway.
         let filter_from = 4 * engine.longest + 256;
-        for block in chunk.chunks(BLOCK) {
-            let from = self.held.len();
-            self.held.extend_from_slice(block);
-            if block.len() >= filter_from {
-                self.scan_filtered(engine);
+        let mut done = (self.end - base) as usize;
+        while done < data.len() {
+            let stop = (done + BLOCK).min(data.len());
+            let input = Input {
+                bytes: &data[..stop],
+                base,
+            };
+            if stop - done >= filter_from {
+                self.scan_filtered(engine, input);
             } else {
-                self.scan(engine, from);
+                self.scan(engine, input, done);
             }
-            self.decide(engine, out, false);
+            self.decide(engine, input, out, false);
+            done = stop;
         }
     }
 
     /// Decides everything held as if the input ended here, appends it to
     /// `out`, and starts afresh: no later match can begin before this point.
-    pub(crate) fn flush(&mut self, engine: &Engine, out: &mut Vec<u8>) {
-        self.finish_extensions(engine);
-        self.decide(engine, out, true);
-        debug_assert!(self.held.is_empty());
+    /// `data` and `base` as for [`Matcher::feed`], with nothing new in it.
+    pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
+        let input = Input { bytes: data, base };
+        debug_assert_eq!(input.end(), self.end);
+        self.finish_extensions();
+        self.decide(engine, input, out, true);
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
         self.line_breaks.clear();
@@ -126,12 +156,10 @@ impl Matcher {
         hits
     }
 
-    /// Steps both automata over `held[from..]`, collecting candidates.
-    fn scan(&mut self, engine: &Engine, from: usize) {
-        let base = self.decided;
-        for i in from..self.held.len() {
-            let byte = self.held[i];
-            let at = base + i as u64;
+    /// Steps both automata over `input.bytes[from..]`, collecting candidates.
+    fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
+        for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
+            let at = input.base + i as u64;
             if !self.extensions.is_empty() {
                 self.extend(engine, at, byte);
             }
@@ -148,7 +176,7 @@ impl Matcher {
                 }
             }
         }
-        self.end = base + self.held.len() as u64;
+        self.end = input.end();
     }
 
     /// Finds the same candidates as [`Matcher::scan`] over everything held,
@@ -156,48 +184,43 @@ impl Matcher {
     /// every complete candidate, then the automata are stepped afresh over
     /// the last stretch, where a candidate could still be open, so that
     /// their states (and so what is held) are exactly those of `scan`.
-    fn scan_filtered(&mut self, engine: &Engine) {
-        self.end = self.decided + self.held.len() as u64;
-        self.filter_direct(engine);
-        self.filter_view(engine);
+    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
+        self.end = input.end();
+        let first = input.index(self.decided);
+        let open = &input.bytes[first..];
+        self.filter_direct(engine, open);
+        self.filter_view(engine, open);
         // A candidate still open at the end starts within the last
         // `longest` bytes, or the last `longest` view bytes.
-        let mut from = self.held.len().saturating_sub(engine.longest);
+        let mut from = open.len().saturating_sub(engine.longest);
         let mut view_bytes = 0;
         while from > 0 && view_bytes < engine.longest {
             from -= 1;
-            if !matches!(self.held[from], b'\r' | b'\n') {
+            if !matches!(open[from], b'\r' | b'\n') {
                 view_bytes += 1;
             }
         }
+        // Stepped afresh from there, the automata find every candidate that
+        // starts there or later, and none before: those are complete and the
+        // filters found them.
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
         self.extensions.clear();
         self.line_breaks.clear();
-        // Candidates that start before `from` are complete and were found by
-        // the filters; the ones found again here are the same.
-        let decided = self.decided;
-        self.decided += from as u64;
-        let held = std::mem::take(&mut self.held);
-        self.held = held[from..].to_vec();
-        self.scan(engine, 0);
-        self.held = held;
-        self.decided = decided;
+        self.scan(engine, input, first + from);
     }
 
     /// Direct patterns and fragments, from grams at sampled positions.
-    fn filter_direct(&mut self, engine: &Engine) {
+    fn filter_direct(&mut self, engine: &Engine, input: &[u8]) {
         let index = &engine.direct_seeds;
         if index.is_empty() {
             return;
         }
         let Matcher {
-            held,
             decided,
             candidates,
             ..
         } = self;
-        let input = held.as_slice();
         let base = *decided;
         // Fragment runs already offered, as (secret, alignment, run end): the
         // next sampled gram of a run finds the same run.
@@ -272,18 +295,16 @@ impl Matcher {
 
     /// Base64 and hex patterns on the CR/LF-free view, from view grams at
     /// sampled positions.
-    fn filter_view(&mut self, engine: &Engine) {
+    fn filter_view(&mut self, engine: &Engine, input: &[u8]) {
         let index = &engine.view_seeds;
         if index.is_empty() {
             return;
         }
         let Matcher {
-            held,
             decided,
             candidates,
             ..
         } = self;
-        let input = held.as_slice();
         let base = *decided;
         let is_break = |b: u8| b == b'\r' || b == b'\n';
         let mut at = 0;
@@ -433,7 +454,7 @@ impl Matcher {
     }
 
     /// At the end of the input, fragments in progress stop where they are.
-    fn finish_extensions(&mut self, _engine: &Engine) {
+    fn finish_extensions(&mut self) {
         let end = self.end;
         for e in std::mem::take(&mut self.extensions) {
             self.offer(e.start, end - e.start, Form::Fragment, e.secret);
@@ -479,51 +500,46 @@ impl Matcher {
     /// Replaces, leftmost first, every candidate that nothing still to come
     /// could change, and emits everything before the earliest pending
     /// position (everything, when `all`).
-    fn decide(&mut self, engine: &Engine, out: &mut Vec<u8>, all: bool) {
-        let mut emitted = 0usize; // bytes of `held` already handled
+    fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
+        let mut emitted = input.index(self.decided);
         let mut pending = if all { None } else { self.pending(engine) };
         while let Some((&start, &best)) = self.candidates.first_key_value() {
             if pending.is_some_and(|p| start >= p) {
                 break;
             }
-            let from = (start - self.decided) as usize;
+            let from = input.index(start);
             let to = from + best.len as usize;
-            out.extend_from_slice(&self.held[emitted..from]);
-            self.replace(engine, &best, from, to, out);
+            out.extend_from_slice(&input.bytes[emitted..from]);
+            self.replace(engine, &best, &input.bytes[from..to], out);
             emitted = to;
-            let new_decided = self.decided + to as u64;
+            let end = start + best.len;
             while self
                 .candidates
                 .first_key_value()
-                .is_some_and(|(&s, _)| s < new_decided)
+                .is_some_and(|(&s, _)| s < end)
             {
                 self.candidates.pop_first();
             }
-            if pending.is_some_and(|p| p < new_decided) {
+            self.advance_to(end);
+            if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
                 // its end.
-                self.advance(emitted);
-                emitted = 0;
                 pending = self.pending(engine);
             }
         }
         let stop = match pending {
-            Some(p) => (p - self.decided) as usize,
-            None => self.held.len(),
+            Some(p) => input.index(p),
+            None => input.bytes.len(),
         };
         if stop > emitted {
-            out.extend_from_slice(&self.held[emitted..stop]);
+            out.extend_from_slice(&input.bytes[emitted..stop]);
+            self.advance_to(input.base + stop as u64);
         }
-        self.advance(stop.max(emitted));
     }
 
-    /// Drops the first `n` held bytes: they are decided and emitted.
-    fn advance(&mut self, n: usize) {
-        if n == 0 {
-            return;
-        }
-        self.held.drain(..n);
-        self.decided += n as u64;
+    /// Everything before `position` is decided and emitted.
+    fn advance_to(&mut self, position: u64) {
+        self.decided = position;
         let decided = self.decided;
         while self.line_breaks.front().is_some_and(|&p| p < decided) {
             self.line_breaks.pop_front();
@@ -531,17 +547,10 @@ impl Matcher {
         self.extensions.retain(|e| e.start >= decided);
     }
 
-    fn replace(
-        &mut self,
-        engine: &Engine,
-        best: &Candidate,
-        from: usize,
-        to: usize,
-        out: &mut Vec<u8>,
-    ) {
+    fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
         self.counts[best.secret as usize][best.form as usize] += 1;
         if engine.same_length {
-            out.extend(self.held[from..to].iter().map(|&b| match b {
+            out.extend(span.iter().map(|&b| match b {
                 b'\r' | b'\n' => b,
                 _ => b'*',
             }));
