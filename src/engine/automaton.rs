@@ -15,6 +15,9 @@ pub(crate) struct Automaton {
     nfa: NFA,
     start: StateID,
     info: IntMap<StateID, StateInfo>,
+    /// `StateInfo::pending` by state id, for the one lookup every push
+    /// makes; `u16::MAX` means "look in `info`".
+    pending_by_id: Vec<u16>,
 }
 
 #[derive(Clone, Copy)]
@@ -80,7 +83,17 @@ impl Automaton {
             };
             info.get_mut(&state).expect("state listed").pending = pending;
         }
-        Automaton { nfa, start, info }
+        let ids = info.keys().map(|s| s.as_usize() + 1).max().unwrap_or(0);
+        let mut pending_by_id = vec![0u16; ids];
+        for (state, i) in &info {
+            pending_by_id[state.as_usize()] = u16::try_from(i.pending).unwrap_or(u16::MAX);
+        }
+        Automaton {
+            nfa,
+            start,
+            info,
+            pending_by_id,
+        }
     }
 
     pub(crate) fn start(&self) -> StateID {
@@ -109,10 +122,13 @@ impl Automaton {
     /// that is a proper prefix of some pattern (0 when there is none), given
     /// the state the input has led to.
     pub(crate) fn pending(&self, mut state: StateID, limit: u64) -> u64 {
-        match self.info.get(&state) {
-            Some(info) if u64::from(info.pending) <= limit => return u64::from(info.pending),
-            None => return 0,
-            Some(_) => {}
+        let quick = self
+            .pending_by_id
+            .get(state.as_usize())
+            .copied()
+            .unwrap_or(0);
+        if quick != u16::MAX && u64::from(quick) <= limit {
+            return u64::from(quick);
         }
         while state != self.start {
             let Some(info) = self.info.get(&state) else {
@@ -128,6 +144,7 @@ impl Automaton {
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.nfa.memory_usage()
+            + self.pending_by_id.capacity() * 2
             + self.info.capacity() * (std::mem::size_of::<(StateID, StateInfo)>() + 8)
     }
 }
