@@ -323,7 +323,7 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
     println!(
         "Input: {} of mixed text (log lines {:.0}%, JSON {:.0}%, base64 wrapped at 76 {:.0}%, \
          hex dumps {:.0}%, and {} planted values in several forms); 1-byte pushes over the first \
-         {}, naive over the first {}. MB = 10^6 bytes; best of up to {} run{}{}.",
+         {}, naive over the first {}. MB = 10^6 bytes; {}{}.",
         size(plan.input_len),
         pct(0),
         pct(1),
@@ -332,8 +332,11 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
         input.plants.len(),
         size(plan.byte_push_len),
         size(plan.naive_len),
-        plan.reps,
-        if plan.reps == 1 { "" } else { "s" },
+        if plan.reps == 1 {
+            "one run".to_string()
+        } else {
+            format!("best of up to {} runs", plan.reps)
+        },
         if plan.quick {
             " (SCRUB_BENCH_QUICK: smoke run, numbers not meaningful)"
         } else {
