@@ -281,6 +281,10 @@ impl Matcher {
                         }
                         let value_start = offset - back;
                         for p in run_start..=run_end - FRAGMENT {
+                            // No candidate starts at a line break.
+                            if matches!(input[p], b'\r' | b'\n') {
+                                continue;
+                            }
                             let len = run_end - p;
                             let whole = value_start + (p - run_start) == 0 && len == value.len();
                             let form = if whole { Form::Raw } else { Form::Fragment };

@@ -69,6 +69,11 @@ impl Engine {
         for (index, secret) in secrets.iter().enumerate() {
             let index = index as u32;
             for pattern in patterns(&secret.value) {
+                // SPEC §2: a candidate never starts at a CR or LF, so such a
+                // pattern never matches (and is never worth holding for).
+                if starts_with_line_break(&pattern.bytes) {
+                    continue;
+                }
                 match pattern.form {
                     // Added below, one candidate source per offset.
                     Form::Fragment => {}
@@ -89,6 +94,9 @@ impl Engine {
             if value.len() > crate::FRAGMENT {
                 for k in 0..=value.len() - crate::FRAGMENT {
                     let window = value[k..k + crate::FRAGMENT].to_vec();
+                    if starts_with_line_break(&window) {
+                        continue;
+                    }
                     direct.entry(window).entry.windows.push((index, k as u32));
                 }
             }
@@ -244,6 +252,10 @@ fn prune_dominated_windows(windows: &mut Vec<(u32, u32)>, secrets: &[CompiledSec
         }
     }
     *windows = kept;
+}
+
+fn starts_with_line_break(bytes: &[u8]) -> bool {
+    matches!(bytes.first(), Some(b'\r' | b'\n'))
 }
 
 /// Keeps the owner that wins a tie: the earlier form, then the earlier secret.

@@ -379,6 +379,10 @@ impl Reference {
     fn candidates(&self, input: &[u8], view: &View, p: usize) -> Vec<Cand> {
         let rest = &input[p..];
         let mut out = Vec::new();
+        // §2.8: "A candidate, wrapped or not, never starts at a CR or LF."
+        if is_crlf(input[p]) {
+            return out;
+        }
         for (i, s) in self.secrets.iter().enumerate() {
             for (form, pat) in &s.direct {
                 if rest.starts_with(pat) {
@@ -426,6 +430,10 @@ impl Reference {
     /// §4: could the input from `p` still become a longer candidate?
     fn pending(&self, input: &[u8], view: &View, p: usize) -> bool {
         let rest = &input[p..];
+        // Nothing can start at a CR or LF (§2.8), so nothing is pending there.
+        if is_crlf(input[p]) {
+            return false;
+        }
         let proper_prefix =
             |rest: &[u8], pat: &[u8]| rest.len() < pat.len() && pat.starts_with(rest);
         for s in &self.secrets {
