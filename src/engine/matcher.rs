@@ -280,9 +280,10 @@ impl Matcher {
                             continue;
                         }
                         let value_start = offset - back;
-                        for p in run_start..=run_end - FRAGMENT {
+                        let starts = &input[run_start..=run_end - FRAGMENT];
+                        for (p, &first) in (run_start..).zip(starts) {
                             // No candidate starts at a line break.
-                            if matches!(input[p], b'\r' | b'\n') {
+                            if first == b'\r' || first == b'\n' {
                                 continue;
                             }
                             let len = run_end - p;
