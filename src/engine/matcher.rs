@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
-use super::seeds::{GRAM, Seed, gram, view_gram};
+use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
@@ -199,6 +199,11 @@ impl Matcher {
             if !matches!(open[from], b'\r' | b'\n') {
                 view_bytes += 1;
             }
+        }
+        // Only where a pattern's first gram starts (or too few bytes remain
+        // to tell) can a candidate still be open at the end.
+        while from < open.len() && !could_start_open(engine, open, from) {
+            from += 1;
         }
         // Stepped afresh from there, the automata find every candidate that
         // starts there or later, and none before: those are complete and the
@@ -581,4 +586,23 @@ fn offer(candidates: &mut BTreeMap<u64, Candidate>, start: u64, len: u64, form: 
             }
         })
         .or_insert(candidate);
+}
+
+/// Whether a candidate starting at `at` could still be open at the end of
+/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
+/// 8 bytes start here.
+fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
+    if input[at] == b'\r' || input[at] == b'\n' {
+        return false;
+    }
+    if at + GRAM > input.len() {
+        return true;
+    }
+    let word = gram(&input[at..]);
+    let starts = |word: u64| !engine.starts.get(word).is_empty();
+    if !has_line_break(word) {
+        // The direct gram and the view gram are the same bytes.
+        return starts(word);
+    }
+    starts(word) || view_gram(input, at).is_none_or(|(view, _)| starts(view))
 }

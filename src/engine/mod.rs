@@ -54,6 +54,10 @@ pub(crate) struct Engine {
     /// Seed filters over the input and over the CR/LF-free view.
     pub(crate) direct_seeds: GramIndex,
     pub(crate) view_seeds: GramIndex,
+    /// The first 8 bytes of every direct pattern and fragment window, and
+    /// of every view pattern, in one set: where no such gram starts, no
+    /// candidate can be open at the end of the input.
+    pub(crate) starts: GramIndex,
     /// The longest pattern or value: no candidate still open at the end of
     /// the input can start further back than this many bytes (view bytes,
     /// for the wrapped form).
@@ -119,6 +123,7 @@ impl Engine {
         let (view_patterns, view_entries) = view.finish();
         let direct_seeds = direct_seeds(&direct_patterns, &direct_entries, &compiled);
         let view_seeds = view_seeds(&view_patterns);
+        let starts = start_grams(&direct_patterns, &direct_entries, &view_patterns);
         let longest = direct_patterns
             .iter()
             .chain(&view_patterns)
@@ -136,6 +141,7 @@ impl Engine {
             view_patterns,
             direct_seeds,
             view_seeds,
+            starts,
             longest,
         }
     }
@@ -163,6 +169,7 @@ impl Engine {
             + self.view.memory_usage()
             + self.direct_seeds.memory_usage()
             + self.view_seeds.memory_usage()
+            + self.starts.memory_usage()
             + entries
             + windows
             + secrets
@@ -210,6 +217,28 @@ fn direct_seeds(patterns: &[Vec<u8>], entries: &[Entry], secrets: &[CompiledSecr
         }
     }
     index.finish()
+}
+
+/// The first gram of every pattern that can start a candidate: direct
+/// patterns with an owner, fragment windows (their entries list offsets),
+/// and view patterns.
+fn start_grams(
+    direct_patterns: &[Vec<u8>],
+    direct_entries: &[Entry],
+    view_patterns: &[Vec<u8>],
+) -> GramIndex {
+    // Which pattern a gram starts does not matter here, only that it does.
+    let seed = Seed::Pattern { id: 0, offset: 0 };
+    let mut starts = GramIndex::new(1);
+    for (pattern, entry) in direct_patterns.iter().zip(direct_entries) {
+        if entry.owner.is_some() || !entry.windows.is_empty() {
+            starts.insert(pattern, seed);
+        }
+    }
+    for pattern in view_patterns {
+        starts.insert(pattern, seed);
+    }
+    starts.finish()
 }
 
 /// Grams of the base64 and hex patterns, for the CR/LF-free view.
