@@ -312,6 +312,20 @@ impl Collected {
         String::from_utf8(self.bytes).unwrap()
     }
 
+    /// Waits up to `timeout` for `want` to appear in the collected bytes.
+    #[cfg(target_os = "linux")]
+    fn wait_contains(&mut self, want: &str, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while !self.shown().contains(want) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.chunks.recv_timeout(left) {
+                Ok(chunk) => self.bytes.extend(chunk),
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
     fn shown(&self) -> String {
         String::from_utf8_lossy(&self.bytes).into_owned()
     }
@@ -368,7 +382,246 @@ fn without_idle_the_prompt_tail_stays_held() {
     assert!(child.wait().unwrap().success());
 }
 
-// ---- closed output ------------------------------------------------------
+#[cfg(unix)]
+#[test]
+fn prompt_through_run_shows_before_any_input() {
+    for (to_stderr, script) in [
+        (false, r#"printf 'Password for hun'; read x; echo "got $x""#),
+        (
+            true,
+            r#"printf 'Password for hun' >&2; read x; echo "got $x""#,
+        ),
+    ] {
+        let (mut child, mut stdin, mut stdout, mut stderr) = spawn_piped(slicc(
+            &["run", "--env", "PW", "--", "sh", "-c", script],
+            &[("PW", PASSWORD)],
+        ));
+        let prompted = if to_stderr { &mut stderr } else { &mut stdout };
+        assert!(
+            prompted.wait_for(PROMPT, PROMPT_TIMEOUT),
+            "the prompt was held: got {:?}",
+            prompted.shown()
+        );
+        stdin.write_all(format!("{PASSWORD}\n").as_bytes()).unwrap();
+        drop(stdin);
+        let (out, err) = (stdout.rest(), stderr.rest());
+        if to_stderr {
+            assert_eq!(
+                (out.as_str(), err.as_str()),
+                ("got [redacted:PW]\n", PROMPT)
+            );
+        } else {
+            assert_eq!(
+                (out.as_str(), err.as_str()),
+                ("Password for hungot [redacted:PW]\n", "")
+            );
+        }
+        assert!(child.wait().unwrap().success());
+    }
+}
+
+// ---- run: output, exit status, signals -----------------------------------
+
+#[cfg(unix)]
+#[test]
+fn run_scrubs_both_streams_and_forwards_the_exit_code() {
+    let token = "ghp_abcdefgh12345678";
+    let script = r#"echo "out $TOKEN"; echo "err $TOKEN" >&2; printf '%s' "$TOKEN" | od -An -tx1 | tr -d ' \n'; exit 3"#;
+    let output = run_input(
+        slicc(
+            &["run", "--env", "TOKEN", "--stats", "--", "sh", "-c", script],
+            &[("TOKEN", token)],
+        ),
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "out [redacted:TOKEN]\n[redacted:TOKEN]"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!stderr.contains(token));
+    assert_eq!(
+        stderr,
+        "err [redacted:TOKEN]\n\
+         slicc-scrub: hit TOKEN raw 2\n\
+         slicc-scrub: hit TOKEN hex 1\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn options_before_run_count_too() {
+    let output = run_input(
+        slicc(
+            &[
+                "--env",
+                "A",
+                "run",
+                "--env",
+                "B",
+                "--",
+                "sh",
+                "-c",
+                "echo $A $B",
+            ],
+            &[("A", "aaaaaaaa1"), ("B", "bbbbbbbb2")],
+        ),
+        b"",
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(output.stdout, b"[redacted:A] [redacted:B]\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn run_exits_like_a_shell_when_a_signal_kills_the_command() {
+    for (signal, code) in [("KILL", 128 + 9), ("TERM", 128 + 15)] {
+        let script = format!("kill -{signal} $$");
+        let output = run_input(
+            slicc(
+                &["run", "--env", "PW", "--", "sh", "-c", &script],
+                &[("PW", PASSWORD)],
+            ),
+            b"",
+        );
+        assert_eq!(output.status.code(), Some(code), "SIG{signal}: {output:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn run_forwards_sigterm_to_the_command() {
+    let script = r#"trap 'echo "term $PW"; exit 7' TERM; echo ready; while :; do sleep 0.05; done"#;
+    let (child, stdin, mut stdout, _stderr) = spawn_piped(slicc(
+        &["run", "--env", "PW", "--", "sh", "-c", script],
+        &[("PW", PASSWORD)],
+    ));
+    assert!(
+        stdout.wait_for("ready\n", PROMPT_TIMEOUT),
+        "{:?}",
+        stdout.shown()
+    );
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let output = child.wait_with_output().unwrap();
+    drop(stdin);
+    // slicc-scrub lived on to pass on what the command printed as it
+    // stopped, and exited with the command's status.
+    assert_eq!(stdout.rest(), "ready\nterm [redacted:PW]\n");
+    assert_eq!(output.status.code(), Some(7));
+}
+
+/// Under a terminal, Ctrl-C reaches the command (from the terminal: it is
+/// in slicc-scrub's process group), a SIGINT sent to slicc-scrub by a
+/// process is forwarded, SIGTERM too, and slicc-scrub lives on to pass on
+/// what the command prints on each. (Whether a terminal's signal is also
+/// forwarded cannot be seen reliably: two pending SIGINTs merge into one.)
+#[cfg(target_os = "linux")]
+#[test]
+fn under_a_terminal_ctrl_c_reaches_the_command_once() {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::process::CommandExt;
+
+    // SAFETY: plain pty calls on a descriptor we own; ptsname_r writes a
+    // NUL-terminated name into our buffer.
+    let (master, slave_name) = unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0, "no pty: {}", std::io::Error::last_os_error());
+        assert_eq!(libc::grantpt(master), 0);
+        assert_eq!(libc::unlockpt(master), 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(master, name.as_mut_ptr(), name.len()), 0);
+        let name = std::ffi::CStr::from_ptr(name.as_ptr())
+            .to_str()
+            .unwrap()
+            .to_owned();
+        (std::fs::File::from_raw_fd(master), name)
+    };
+    let slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOCTTY)
+        .open(slave_name)
+        .unwrap();
+    let script = r#"n=0; trap 'n=$((n+1)); echo "int $n $PW"' INT; echo ready; while :; do sleep 0.05; done"#;
+    let mut command = slicc(
+        &["run", "--env", "PW", "--", "sh", "-c", script],
+        &[("PW", PASSWORD)],
+    );
+    command
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave);
+    // SAFETY: setsid(2) and ioctl(2) are async-signal-safe: slicc-scrub
+    // leads a new session whose controlling terminal is the pty.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    drop(command);
+    let mut terminal = master.try_clone().unwrap();
+    let mut shown = Collected::new(master);
+    let wait = PROMPT_TIMEOUT;
+    assert!(shown.wait_contains("ready", wait), "{:?}", shown.shown());
+    terminal.write_all(b"\x03").unwrap();
+    assert!(
+        shown.wait_contains("int 1 [redacted:PW]", wait),
+        "{:?}",
+        shown.shown()
+    );
+    // A second delivery, if the command handled the first in time, would
+    // show as "int 2" now.
+    assert!(!shown.wait_contains("int 2", Duration::from_millis(300)));
+    let kill = |signal: &str| {
+        let pid = child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args([signal, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+    };
+    kill("-INT");
+    assert!(
+        shown.wait_contains("int 2 [redacted:PW]", wait),
+        "{:?}",
+        shown.shown()
+    );
+    kill("-TERM");
+    assert_eq!(child.wait().unwrap().code(), Some(128 + 15));
+    assert!(!shown.shown().contains("int 3"), "{:?}", shown.shown());
+    assert!(!shown.shown().contains(PASSWORD));
+}
+
+#[test]
+fn run_a_missing_command_exits_127() {
+    let output = run_input(
+        slicc(
+            &["run", "--env", "PW", "--", "slicc-scrub-no-such-command"],
+            &[("PW", PASSWORD)],
+        ),
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(127));
+    assert_eq!(
+        stderr_lines(&output),
+        ["slicc-scrub: slicc-scrub-no-such-command: command not found"]
+    );
+}
 
 #[cfg(unix)]
 #[test]
@@ -468,6 +721,12 @@ fn compile_errors_say_where_the_secret_came_from() {
 fn missing_or_empty_environment_variables_exit_2() {
     config_error(&["--env", "SLICC_MISSING"], &[], "SLICC_MISSING is not set");
     config_error(&["--env", "EMPTY"], &[("EMPTY", "")], "EMPTY is empty");
+    let output = run_input(
+        slicc(&["run", "--env", "SLICC_MISSING", "--", "echo", "x"], &[]),
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.stdout, b"", "the command did not run");
 }
 
 #[test]
@@ -477,6 +736,9 @@ fn no_secrets_and_no_terminal_is_an_error() {
         &[],
         "no secrets given (use --secrets FILE or --env NAME)",
     );
+    let output = run_input(slicc(&["run", "--", "echo", "x"], &[]), b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.stdout, b"");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The command line, parsed with clap's derive API.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -30,10 +31,28 @@ With no secrets given: a terminal on standard input shows the demo; otherwise
 it is an error (exit 2), so a missing secret never passes output unscrubbed.
 
 Exit status: 0 done; 2 usage or configuration error; 1 read or write error;
-141 standard output closed.";
+141 standard output closed. `run` exits with the command's status, 128+N if
+it was killed by signal N, 127 if the command is not found, 126 if it cannot
+be run.";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Runs COMMAND with standard input inherited, and scrubs its standard
+    /// output and standard error, each as its own stream. Exits with the
+    /// command's status (128+N if a signal N killed it).
+    Run {
+        #[command(flatten)]
+        scrub: ScrubArgs,
+
+        /// The command and its arguments (put `--` before it).
+        #[arg(
+            value_name = "COMMAND",
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        command: Vec<OsString>,
+    },
     /// Scrubs a built-in sample and prints the result and the hits.
     Demo {
         /// Replace each match with as many `*` as it has bytes.
@@ -83,5 +102,19 @@ impl ScrubArgs {
     pub fn idle(&self) -> Option<std::time::Duration> {
         let ms = self.idle_ms.unwrap_or(slicc_scrub::IDLE_MS);
         (ms > 0).then(|| std::time::Duration::from_millis(ms))
+    }
+
+    /// These options given before a subcommand, joined with those given
+    /// after it: secrets from both (these first), flags from either.
+    pub fn join(mut self, after: ScrubArgs) -> Result<ScrubArgs, &'static str> {
+        if self.idle_ms.is_some() && after.idle_ms.is_some() {
+            return Err("--idle-ms given twice");
+        }
+        self.secrets.extend(after.secrets);
+        self.env.extend(after.env);
+        self.same_length |= after.same_length;
+        self.stats |= after.stats;
+        self.idle_ms = self.idle_ms.or(after.idle_ms);
+        Ok(self)
     }
 }

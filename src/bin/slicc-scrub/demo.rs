@@ -61,7 +61,7 @@ pub fn run(same_length: bool) -> Result<i32, Failure> {
     text.push_str(concat!(
         "\nYour turn:\n",
         "  printenv | slicc-scrub --env GITHUB_TOKEN\n",
-        "  some-tool 2>&1 | slicc-scrub --secrets secrets.json --stats\n",
+        "  slicc-scrub run --secrets secrets.json -- make test\n",
         "  slicc-scrub --help\n",
     ));
     let mut out = io::stdout().lock();

@@ -1,10 +1,11 @@
 //! `slicc-scrub`, the command line tool: scrubs standard input to standard
-//! output, or shows a demo.
+//! output, or runs a command and scrubs its output, or shows a demo.
 //! `slicc-scrub --help` and `docs/cli.md` describe it.
 
 mod args;
 mod demo;
 mod filter;
+mod run;
 mod secrets;
 mod stats;
 
@@ -73,6 +74,14 @@ fn dispatch(cli: Cli) -> Result<i32, Failure> {
             }
         }
         None => filter_stdin(&cli.scrub),
+        Some(Command::Run { scrub, command }) => {
+            let scrub = cli.scrub.join(scrub).map_err(Failure::config)?;
+            if !scrub.has_secrets() {
+                return Err(Failure::config(NO_SECRETS));
+            }
+            let compiled = secrets::compile_args(&scrub)?;
+            run::run(&compiled, &scrub, &command)
+        }
         Some(Command::Demo { same_length }) => {
             if cli.scrub.has_secrets() {
                 return Err(Failure::config(
