@@ -23,8 +23,9 @@ const SAMPLE: &str = concat!(
     "partial paste: c3p0BB8k2so4IG88 (16 bytes of the token)\n",
 );
 
-/// Prints the secrets (by name), the sample, the scrubbed sample (streamed
-/// in small chunks, as the filter does) and the hits.
+/// Prints the secrets (by name), the sample, the sample scrubbed in one
+/// piece (`bytes`) and streamed in small chunks (as the filter does), and
+/// the hits.
 pub fn run(same_length: bool) -> Result<i32, Failure> {
     let secrets = [
         Secret::new("GH_TOKEN", "ghp_R2D2c3p0BB8k2so4IG88chewieHanSolo")
@@ -34,6 +35,7 @@ pub fn run(same_length: bool) -> Result<i32, Failure> {
     let options = Options::new(RULES_VERSION).same_length(same_length);
     let scrubber = compile(&secrets, &options).expect("the demo's secrets are valid");
 
+    let whole = scrubber.bytes(SAMPLE.as_bytes());
     let mut stream = scrubber.stream();
     let mut scrubbed = Vec::new();
     for chunk in SAMPLE.as_bytes().chunks(7) {
@@ -47,8 +49,15 @@ pub fn run(same_length: bool) -> Result<i32, Failure> {
     text.push_str("slicc-scrub demo: two secrets, GH_TOKEN (with placeholder ");
     text.push_str("fnox_proxy_GH_TOKEN) and DB_PASSWORD.\n\n--- input ---\n");
     text.push_str(SAMPLE);
-    text.push_str("\n--- scrubbed (streamed in 7-byte chunks) ---\n");
+    text.push_str("\n--- scrubbed in one piece (bytes) ---\n");
+    text.push_str(&String::from_utf8_lossy(&whole.output));
+    text.push_str("\n--- scrubbed as a stream, in 7-byte chunks ---\n");
     text.push_str(&String::from_utf8_lossy(&scrubbed));
+    text.push_str(if scrubbed == whole.output {
+        "(identical to the one-piece result, as it always is)\n"
+    } else {
+        "(DIFFERENT from the one-piece result: this is a bug)\n"
+    });
     text.push_str("\n--- hits ---\n");
     for hit in stream.hits() {
         text.push_str(&format!(
