@@ -191,8 +191,8 @@ impl Matcher {
         self.filter_direct(engine, open);
         self.filter_view(engine, open);
         // A candidate still open at the end starts within the last
-        // `longest` bytes, or the last `longest` view bytes.
-        let mut from = open.len().saturating_sub(engine.longest);
+        // `longest` view bytes (which span at least `longest` bytes).
+        let mut from = open.len();
         let mut view_bytes = 0;
         while from > 0 && view_bytes < engine.longest {
             from -= 1;
