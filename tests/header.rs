@@ -4,11 +4,11 @@
 //! After changing the C ABI, regenerate it with
 //! `SLICC_SCRUB_BLESS=1 cargo test --test header`.
 
-mod common;
+mod cbuild;
 
 use std::path::{Path, PathBuf};
 
-use common::root;
+use cbuild::root;
 
 fn generate() -> String {
     let root = root();
@@ -49,7 +49,7 @@ fn header_is_fresh() {
 /// Compiles `source` (a file of tests/c/) with the `cc` crate's compiler for
 /// the host, as C or C++ with the given standard, warnings as errors.
 fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
-    let output = common::compiler(cpp)
+    let output = cbuild::compiler(cpp)
         .to_command()
         .arg(format!("-std={std_flag}"))
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-c", "-o"])
