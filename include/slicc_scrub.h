@@ -408,7 +408,7 @@ void scrub_hits_free(struct scrub_hits *hits);
  * `{"name": ..., "value": ... or "valueHex": ..., "placeholder": ... or
  * "placeholderHex": ...}` (the vectors' format; `value` and `placeholder`
  * are strings taken as their UTF-8 bytes, the `Hex` forms any bytes; a
- * missing, null or empty placeholder means none; other fields are errors).
+ * missing or empty placeholder means none; other fields are errors).
  *
  * - `json`: `json_len` bytes of UTF-8 JSON, not NUL-terminated (a
  *   terminating NUL, if counted in `json_len`, is a syntax error). Copied

@@ -867,7 +867,7 @@ static void test_compile_json(void) {
         {"[{\"name\":\"A\",\"valueHex\":\"0\"}]", 0, SCRUB_STATUS_INVALID_SECRETS_JSON},
         {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"valueHex\":\"00\"}]", 0,
          SCRUB_STATUS_INVALID_SECRETS_JSON},
-        {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"hunter2hunter2\":1}]", 0,
+        {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"palceholder\":\"x\"}]", 0,
          SCRUB_STATUS_INVALID_SECRETS_JSON},
         {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"placeholderHex\":\"zz\"}]", 0,
          SCRUB_STATUS_INVALID_SECRETS_JSON},
@@ -893,10 +893,10 @@ static void test_compile_json(void) {
     CHECK_STATUS(scrub_compile_json("[]", 2, &options, &s, NULL), SCRUB_STATUS_OK);
     scrub_scrubber_free(s);
     {
-        /* Text and hex forms, placeholder null, and the result. */
+        /* Text and hex forms, an empty placeholder (none), and the result. */
         const char json[] =
             "[{\"name\":\"GH_TOKEN\",\"value\":\"ghp_abcdefgh12345678\",\"placeholder\":\"fnox_proxy_1\"},"
-            " {\"name\":\"BIN\",\"valueHex\":\"00ff00ff00ff00ff\",\"placeholder\":null}]";
+            " {\"name\":\"BIN\",\"valueHex\":\"00ff00ff00ff00ff\",\"placeholder\":\"\"}]";
         const uint8_t input[] = "a ghp_abcdefgh12345678 b \x00\xff\x00\xff\x00\xff\x00\xff c";
         const char want[] = "a fnox_proxy_1 b [redacted:BIN] c";
         scrub_result *r = NULL;
