@@ -22,6 +22,10 @@ done
 
 cmake -S . -B "$build/c" -DCMAKE_BUILD_TYPE=Debug \
     -DSLICC_SCRUB_TESTS=ON -DSLICC_SCRUB_SANITIZERS=ON -DSLICC_SCRUB_VALGRIND=ON \
-    ${SLICC_SCRUB_VECTORS:+-DSLICC_SCRUB_VECTORS="$SLICC_SCRUB_VECTORS"}
+    -DSLICC_SCRUB_VECTORS="${SLICC_SCRUB_VECTORS:-$PWD/vectors/vectors.json}" \
+    -DSLICC_SCRUB_IDLE_VECTORS="${SLICC_SCRUB_IDLE_VECTORS:-$PWD/vectors/idle.json}"
 cmake --build "$build/c" --parallel 2
 ctest --test-dir "$build/c" --output-on-failure --no-tests=error
+# What the harness ran, from ctest's log.
+grep -E '^(vectors|idle): [0-9]+ cases|^[0-9]+ passed, [0-9]+ failed' \
+    "$build/c/Testing/Temporary/LastTest.log" | sort | uniq -c
