@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
+use super::fragments::Run;
 use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
@@ -27,16 +28,6 @@ impl Candidate {
     fn beats(&self, other: &Candidate) -> bool {
         (other.len, self.form, self.secret) < (self.len, other.form, other.secret)
     }
-}
-
-/// A fragment window found at `start`, being extended along its value.
-struct Extension {
-    start: u64,
-    secret: u32,
-    /// Offset of the window in the value.
-    offset: u32,
-    /// Index in the value of the next byte to compare.
-    next: u32,
 }
 
 /// Bytes scanned before candidates are decided and output is emitted, so a
@@ -72,7 +63,8 @@ pub(crate) struct Matcher {
     /// Positions of the CR and LF bytes at or after `decided`.
     line_breaks: VecDeque<u64>,
     candidates: BTreeMap<u64, Candidate>,
-    extensions: Vec<Extension>,
+    /// Fragment runs in progress, at most one per secret.
+    runs: Vec<Run>,
     /// Per secret, per form: matches replaced.
     counts: Vec<[u64; 8]>,
 }
@@ -86,7 +78,7 @@ impl Matcher {
             view_state: engine.view.start(),
             line_breaks: VecDeque::new(),
             candidates: BTreeMap::new(),
-            extensions: Vec::new(),
+            runs: Vec::new(),
             counts: vec![[0; 8]; engine.secrets.len()],
         }
     }
@@ -131,7 +123,7 @@ impl Matcher {
     pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let input = Input { bytes: data, base };
         debug_assert_eq!(input.end(), self.end);
-        self.finish_extensions();
+        self.finish_runs(engine, input);
         self.decide(engine, input, out, true);
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
@@ -160,8 +152,8 @@ impl Matcher {
     fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
             let at = input.base + i as u64;
-            if !self.extensions.is_empty() {
-                self.extend(engine, at, byte);
+            if !self.runs.is_empty() {
+                self.step_runs(engine, input, at, byte);
             }
             self.direct_state = engine.direct.next(self.direct_state, byte);
             if engine.direct.is_match(self.direct_state) {
@@ -210,7 +202,7 @@ impl Matcher {
         // filters found them.
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
-        self.extensions.clear();
+        self.runs.clear();
         self.line_breaks.clear();
         self.scan(engine, input, first + from);
     }
@@ -227,9 +219,9 @@ impl Matcher {
             ..
         } = self;
         let base = *decided;
-        // Fragment runs already offered, as (secret, alignment, run end): the
-        // next sampled gram of a run finds the same run.
-        let mut runs: Vec<(u32, isize, usize)> = Vec::new();
+        // Per secret, where its fragments are known up to: the next sampled
+        // gram of a run finds the same run.
+        let mut walked: Vec<(u32, usize)> = Vec::new();
         let mut at = 0;
         while at + GRAM <= input.len() {
             for &seed in index.get(gram(&input[at..])) {
@@ -251,50 +243,20 @@ impl Matcher {
                             offer(candidates, start, len, form, secret);
                         }
                     }
-                    Seed::Window { secret, offset } => {
-                        let value = &engine.secrets[secret as usize].value;
-                        let offset = offset as usize;
-                        let alignment = at as isize - offset as isize;
-                        if runs
-                            .iter()
-                            .any(|&(s, a, end)| s == secret && a == alignment && at < end)
-                        {
+                    Seed::Window { secret } => {
+                        let done = walked.iter().find(|w| w.0 == secret).map_or(0, |w| w.1);
+                        if at < done {
                             continue;
                         }
-                        let mut back = 0;
-                        while back < at
-                            && back < offset
-                            && input[at - back - 1] == value[offset - back - 1]
-                        {
-                            back += 1;
-                        }
-                        let mut ahead = GRAM;
-                        while at + ahead < input.len()
-                            && offset + ahead < value.len()
-                            && input[at + ahead] == value[offset + ahead]
-                        {
-                            ahead += 1;
-                        }
-                        let (run_start, run_end) = (at - back, at + ahead);
-                        runs.retain(|&(_, _, end)| end > at);
-                        runs.push((secret, alignment, run_end));
-                        // A run that reached the input's end with value bytes
-                        // left may grow: the automaton tracks it.
-                        let open = run_end == input.len() && offset + ahead < value.len();
-                        if open || run_end - run_start < FRAGMENT {
-                            continue;
-                        }
-                        let value_start = offset - back;
-                        let starts = &input[run_start..=run_end - FRAGMENT];
-                        for (p, &first) in (run_start..).zip(starts) {
-                            // No candidate starts at a line break.
-                            if first == b'\r' || first == b'\n' {
-                                continue;
-                            }
-                            let len = run_end - p;
-                            let whole = value_start + (p - run_start) == 0 && len == value.len();
-                            let form = if whole { Form::Raw } else { Form::Fragment };
-                            offer(candidates, base + p as u64, len as u64, form, secret);
+                        // Windows that hold this gram start from 8 bytes
+                        // back; walk from there until the run dies.
+                        let from = at.saturating_sub(GRAM).max(done);
+                        let to = walk_fragments(engine, secret, input, from, at, |p, len| {
+                            offer_fragment(engine, candidates, input, base, secret, p, len);
+                        });
+                        match walked.iter_mut().find(|w| w.0 == secret) {
+                            Some(w) => w.1 = to,
+                            None => walked.push((secret, to)),
                         }
                     }
                 }
@@ -384,18 +346,14 @@ impl Matcher {
             if let Some((form, secret)) = entry.owner {
                 self.offer(start, len as u64, form, secret);
             }
-            for &(secret, offset) in &entry.windows {
-                let next = offset + FRAGMENT as u32;
-                if next as usize == engine.secrets[secret as usize].value.len() {
-                    self.offer(start, FRAGMENT as u64, Form::Fragment, secret);
-                } else {
-                    self.extensions.push(Extension {
-                        start,
-                        secret,
-                        offset,
-                        next,
-                    });
+            for &secret in &entry.windows {
+                if self.runs.iter().any(|r| r.secret == secret) {
+                    continue; // the run already covers this window
                 }
+                let sam = engine.secrets[secret as usize].fragments.as_ref();
+                let sam = sam.expect("a value with windows has fragments");
+                self.runs
+                    .push(Run::new(sam, secret, &engine.direct_patterns[id]));
             }
         }
     }
@@ -433,42 +391,108 @@ impl Matcher {
         (start >= self.decided).then_some(start)
     }
 
-    /// Extends every fragment in progress by the byte at `at`.
-    fn extend(&mut self, engine: &Engine, at: u64, byte: u8) {
-        let mut i = 0;
-        while i < self.extensions.len() {
-            let e = &mut self.extensions[i];
-            let value = &engine.secrets[e.secret as usize].value;
-            if value[e.next as usize] == byte {
-                e.next += 1;
-                if (e.next as usize) < value.len() {
-                    i += 1;
-                    continue;
+    /// Every fragment run in progress reads the byte at `at`; a run that
+    /// falls below 16 bytes ends (a new window starts it again).
+    fn step_runs(&mut self, engine: &Engine, input: Input<'_>, at: u64, byte: u8) {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            ..
+        } = self;
+        runs.retain_mut(|run| {
+            let secret = run.secret;
+            let sam = engine.secrets[secret as usize].fragments.as_ref();
+            let sam = sam.expect("a run has fragments");
+            run.step(sam, at, byte, |p, len| {
+                if p >= *decided {
+                    let i = input.index(p);
+                    offer_fragment(
+                        engine,
+                        candidates,
+                        input.bytes,
+                        input.base,
+                        secret,
+                        i,
+                        len as usize,
+                    );
                 }
-                // Reached the value's end: a window at offset 0 that got
-                // here covers the whole value, a raw match.
-                let form = if e.offset == 0 {
-                    Form::Raw
-                } else {
-                    Form::Fragment
-                };
-                let (start, secret) = (e.start, e.secret);
-                self.extensions.swap_remove(i);
-                self.offer(start, at + 1 - start, form, secret);
-            } else {
-                let (start, secret) = (e.start, e.secret);
-                self.extensions.swap_remove(i);
-                self.offer(start, at - start, Form::Fragment, secret);
-            }
+            });
+            run.len() >= FRAGMENT as u64
+        });
+    }
+
+    /// The input ends here: every fragment run stops where it is.
+    fn finish_runs(&mut self, engine: &Engine, input: Input<'_>) {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        for run in runs.drain(..) {
+            let secret = run.secret;
+            run.finish(*end, |p, len| {
+                if p >= *decided {
+                    let i = input.index(p);
+                    offer_fragment(
+                        engine,
+                        candidates,
+                        input.bytes,
+                        input.base,
+                        secret,
+                        i,
+                        len as usize,
+                    );
+                }
+            });
         }
     }
 
-    /// At the end of the input, fragments in progress stop where they are.
-    fn finish_extensions(&mut self) {
-        let end = self.end;
-        for e in std::mem::take(&mut self.extensions) {
-            self.offer(e.start, end - e.start, Form::Fragment, e.secret);
+    /// Offers the fragments of the runs in progress that cannot grow any
+    /// more, and returns the earliest start of one that can.
+    fn settle_runs(&mut self, engine: &Engine, input: Input<'_>) -> Option<u64> {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        let mut earliest: Option<u64> = None;
+        for run in runs.iter() {
+            let secret = run.secret;
+            let sam = engine.secrets[secret as usize].fragments.as_ref();
+            let sam = sam.expect("a run has fragments");
+            let growing = run.settle(sam, *end, |p, len| {
+                if p >= *decided {
+                    let i = input.index(p);
+                    offer_fragment(
+                        engine,
+                        candidates,
+                        input.bytes,
+                        input.base,
+                        secret,
+                        i,
+                        len as usize,
+                    );
+                }
+            });
+            // The first start from there that can begin a candidate.
+            let Some(mut p) = growing.map(|p| p.max(*decided)) else {
+                continue;
+            };
+            while p + FRAGMENT as u64 <= *end
+                && matches!(input.bytes[input.index(p)], b'\r' | b'\n')
+            {
+                p += 1;
+            }
+            if p + FRAGMENT as u64 <= *end {
+                earliest = Some(earliest.map_or(p, |e| e.min(p)));
+            }
         }
+        earliest
     }
 
     fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
@@ -477,9 +501,9 @@ impl Matcher {
 
     /// The earliest position at or after `decided` where the input so far
     /// could still become a candidate longer than any complete one there.
-    fn pending(&self, engine: &Engine) -> Option<u64> {
+    fn pending(&self, engine: &Engine, fragments: Option<u64>) -> Option<u64> {
         let open = self.end - self.decided;
-        let mut earliest = None::<u64>;
+        let mut earliest = fragments;
         let mut consider = |p: u64| {
             earliest = Some(earliest.map_or(p, |e| e.min(p)));
         };
@@ -501,9 +525,6 @@ impl Matcher {
                 consider(start);
             }
         }
-        for e in &self.extensions {
-            consider(e.start);
-        }
         earliest
     }
 
@@ -512,7 +533,12 @@ impl Matcher {
     /// position (everything, when `all`).
     fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
         let mut emitted = input.index(self.decided);
-        let mut pending = if all { None } else { self.pending(engine) };
+        let mut pending = if all {
+            None
+        } else {
+            let fragments = self.settle_runs(engine, input);
+            self.pending(engine, fragments)
+        };
         while let Some((&start, &best)) = self.candidates.first_key_value() {
             if pending.is_some_and(|p| start >= p) {
                 break;
@@ -533,8 +559,11 @@ impl Matcher {
             self.advance_to(end);
             if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
-                // its end.
-                pending = self.pending(engine);
+                // its end, with the automata stepped afresh from there so
+                // their states stand for what follows the match only.
+                self.restart_automata(engine, input);
+                let fragments = self.settle_runs(engine, input);
+                pending = self.pending(engine, fragments);
             }
         }
         let stop = match pending {
@@ -547,6 +576,28 @@ impl Matcher {
         }
     }
 
+    /// Steps both automata afresh over the undecided input, finding nothing
+    /// new (every candidate there is known) but forgetting what started
+    /// before `decided`: a match just decided there.
+    fn restart_automata(&mut self, engine: &Engine, input: Input<'_>) {
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.line_breaks.clear();
+        for (i, &byte) in input
+            .bytes
+            .iter()
+            .enumerate()
+            .skip(input.index(self.decided))
+        {
+            self.direct_state = engine.direct.next(self.direct_state, byte);
+            if byte == b'\r' || byte == b'\n' {
+                self.line_breaks.push_back(input.base + i as u64);
+            } else {
+                self.view_state = engine.view.next(self.view_state, byte);
+            }
+        }
+    }
+
     /// Everything before `position` is decided and emitted.
     fn advance_to(&mut self, position: u64) {
         self.decided = position;
@@ -554,7 +605,6 @@ impl Matcher {
         while self.line_breaks.front().is_some_and(|&p| p < decided) {
             self.line_breaks.pop_front();
         }
-        self.extensions.retain(|e| e.start >= decided);
     }
 
     fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
@@ -605,4 +655,58 @@ fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
         return starts(word);
     }
     starts(word) || view_gram(input, at).is_none_or(|(view, _)| starts(view))
+}
+
+/// Offers the fragment of `secret` at `input[at..at + len]` (`base` is the
+/// position of `input[0]`): raw when it is the whole value. No candidate
+/// starts at a CR or LF.
+fn offer_fragment(
+    engine: &Engine,
+    candidates: &mut BTreeMap<u64, Candidate>,
+    input: &[u8],
+    base: u64,
+    secret: u32,
+    at: usize,
+    len: usize,
+) {
+    if matches!(input[at], b'\r' | b'\n') {
+        return;
+    }
+    let whole = len == engine.secrets[secret as usize].value.len();
+    let form = if whole { Form::Raw } else { Form::Fragment };
+    offer(candidates, base + at as u64, len as u64, form, secret);
+}
+
+/// The fragments of `secret` that start at `from` or later in `input`,
+/// walked until every start up to `past` is final (or the input ends): each
+/// final one goes to `found(index, length)`. Returns where the fragments are
+/// known up to: a later start has a run still shorter than 16 bytes, or one
+/// that reached the end of the input and could grow (left to the automata).
+fn walk_fragments(
+    engine: &Engine,
+    secret: u32,
+    input: &[u8],
+    from: usize,
+    past: usize,
+    mut found: impl FnMut(usize, usize),
+) -> usize {
+    let sam = engine.secrets[secret as usize].fragments.as_ref();
+    let sam = sam.expect("a value with windows has fragments");
+    let mut run = Run::empty(secret);
+    let mut at = from;
+    while at < input.len() {
+        run.step(sam, at as u64, input[at], |p, len| {
+            found(p as usize, len as usize)
+        });
+        at += 1;
+        // Stop once every start up to `past` is final and no fragment is in
+        // progress (a run left in progress would be walked again by the
+        // next sampled gram).
+        let start = at - run.len() as usize;
+        if start > past && run.len() < FRAGMENT as u64 {
+            return start;
+        }
+    }
+    run.settle(sam, at as u64, |p, len| found(p as usize, len as usize));
+    at
 }
