@@ -2,6 +2,7 @@
 //! their patterns, who owns it. [`matcher::Matcher`] runs them.
 
 mod automaton;
+mod filter;
 mod fragments;
 mod hash;
 pub(crate) mod matcher;
