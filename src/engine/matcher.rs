@@ -1,6 +1,7 @@
-//! The matching state of one stream, SPEC §3 and §4. Both automata are
-//! stepped once per input byte, whatever the chunking; candidates are kept
-//! by start position; a match is decided as soon as nothing that can still
+//! The matching state of one stream, SPEC §3 and §4. Small pushes step both
+//! automata over every byte; large ones go through the seed filter
+//! (`filter.rs`), which finds the same candidates. Candidates are kept by
+//! start position; a match is decided as soon as nothing that can still
 //! arrive could change it, and only the bytes that could still become part
 //! of a match are held.
 
@@ -9,13 +10,13 @@ use std::collections::{BTreeMap, VecDeque};
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
-use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
+use super::fragments::Run;
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
 /// The best candidate known at one start position.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Candidate {
+pub(super) struct Candidate {
     /// Span in original input bytes.
     len: u64,
     form: Form,
@@ -29,16 +30,6 @@ impl Candidate {
     }
 }
 
-/// A fragment window found at `start`, being extended along its value.
-struct Extension {
-    start: u64,
-    secret: u32,
-    /// Offset of the window in the value.
-    offset: u32,
-    /// Index in the value of the next byte to compare.
-    next: u32,
-}
-
 /// Bytes scanned before candidates are decided and output is emitted, so a
 /// large push holds little.
 const BLOCK: usize = 256 * 1024;
@@ -47,34 +38,35 @@ const BLOCK: usize = 256 * 1024;
 /// or before the first undecided byte, and `bytes` runs to the end of the
 /// input so far.
 #[derive(Clone, Copy)]
-struct Input<'a> {
-    bytes: &'a [u8],
-    base: u64,
+pub(super) struct Input<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) base: u64,
 }
 
 impl Input<'_> {
-    fn index(&self, position: u64) -> usize {
+    pub(super) fn index(&self, position: u64) -> usize {
         (position - self.base) as usize
     }
 
-    fn end(&self) -> u64 {
+    pub(super) fn end(&self) -> u64 {
         self.base + self.bytes.len() as u64
     }
 }
 
 pub(crate) struct Matcher {
     /// Everything before this position is decided and emitted.
-    decided: u64,
+    pub(super) decided: u64,
     /// Bytes consumed so far.
-    end: u64,
-    direct_state: StateID,
-    view_state: StateID,
+    pub(super) end: u64,
+    pub(super) direct_state: StateID,
+    pub(super) view_state: StateID,
     /// Positions of the CR and LF bytes at or after `decided`.
-    line_breaks: VecDeque<u64>,
-    candidates: BTreeMap<u64, Candidate>,
-    extensions: Vec<Extension>,
+    pub(super) line_breaks: VecDeque<u64>,
+    pub(super) candidates: BTreeMap<u64, Candidate>,
+    /// Fragment runs in progress, at most one per secret.
+    pub(super) runs: Vec<Run>,
     /// Per secret, per form: matches replaced.
-    counts: Vec<[u64; 8]>,
+    pub(super) counts: Vec<[u64; 8]>,
 }
 
 impl Matcher {
@@ -86,7 +78,7 @@ impl Matcher {
             view_state: engine.view.start(),
             line_breaks: VecDeque::new(),
             candidates: BTreeMap::new(),
-            extensions: Vec::new(),
+            runs: Vec::new(),
             counts: vec![[0; 8]; engine.secrets.len()],
         }
     }
@@ -131,7 +123,7 @@ impl Matcher {
     pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let input = Input { bytes: data, base };
         debug_assert_eq!(input.end(), self.end);
-        self.finish_extensions();
+        self.finish_runs(engine, input);
         self.decide(engine, input, out, true);
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
@@ -157,11 +149,11 @@ impl Matcher {
     }
 
     /// Steps both automata over `input.bytes[from..]`, collecting candidates.
-    fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
+    pub(super) fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
             let at = input.base + i as u64;
-            if !self.extensions.is_empty() {
-                self.extend(engine, at, byte);
+            if !self.runs.is_empty() {
+                self.step_runs(engine, input, at, byte);
             }
             self.direct_state = engine.direct.next(self.direct_state, byte);
             if engine.direct.is_match(self.direct_state) {
@@ -179,200 +171,6 @@ impl Matcher {
         self.end = input.end();
     }
 
-    /// Finds the same candidates as [`Matcher::scan`] over everything held,
-    /// without stepping the automata over every byte: the seed filters find
-    /// every complete candidate, then the automata are stepped afresh over
-    /// the last stretch, where a candidate could still be open, so that
-    /// their states (and so what is held) are exactly those of `scan`.
-    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
-        self.end = input.end();
-        let first = input.index(self.decided);
-        let open = &input.bytes[first..];
-        self.filter_direct(engine, open);
-        self.filter_view(engine, open);
-        // A candidate still open at the end starts within the last
-        // `longest` view bytes (which span at least `longest` bytes).
-        let mut from = open.len();
-        let mut view_bytes = 0;
-        while from > 0 && view_bytes < engine.longest {
-            from -= 1;
-            if !matches!(open[from], b'\r' | b'\n') {
-                view_bytes += 1;
-            }
-        }
-        // Only where a pattern's first gram starts (or too few bytes remain
-        // to tell) can a candidate still be open at the end.
-        while from < open.len() && !could_start_open(engine, open, from) {
-            from += 1;
-        }
-        // Stepped afresh from there, the automata find every candidate that
-        // starts there or later, and none before: those are complete and the
-        // filters found them.
-        self.direct_state = engine.direct.start();
-        self.view_state = engine.view.start();
-        self.extensions.clear();
-        self.line_breaks.clear();
-        self.scan(engine, input, first + from);
-    }
-
-    /// Direct patterns and fragments, from grams at sampled positions.
-    fn filter_direct(&mut self, engine: &Engine, input: &[u8]) {
-        let index = &engine.direct_seeds;
-        if index.is_empty() {
-            return;
-        }
-        let Matcher {
-            decided,
-            candidates,
-            ..
-        } = self;
-        let base = *decided;
-        // Fragment runs already offered, as (secret, alignment, run end): the
-        // next sampled gram of a run finds the same run.
-        let mut runs: Vec<(u32, isize, usize)> = Vec::new();
-        let mut at = 0;
-        while at + GRAM <= input.len() {
-            for &seed in index.get(gram(&input[at..])) {
-                match seed {
-                    Seed::Pattern { id, offset } => {
-                        let pattern = &engine.direct_patterns[id as usize];
-                        let Some(start) = at.checked_sub(offset as usize) else {
-                            continue;
-                        };
-                        let end = start + pattern.len();
-                        // One that runs past the input is found by the
-                        // automaton if it completes.
-                        let owner = engine.direct_entries[id as usize].owner;
-                        if let Some((form, secret)) = owner
-                            && end <= input.len()
-                            && input[start..end] == pattern[..]
-                        {
-                            let (start, len) = (base + start as u64, pattern.len() as u64);
-                            offer(candidates, start, len, form, secret);
-                        }
-                    }
-                    Seed::Window { secret, offset } => {
-                        let value = &engine.secrets[secret as usize].value;
-                        let offset = offset as usize;
-                        let alignment = at as isize - offset as isize;
-                        if runs
-                            .iter()
-                            .any(|&(s, a, end)| s == secret && a == alignment && at < end)
-                        {
-                            continue;
-                        }
-                        let mut back = 0;
-                        while back < at
-                            && back < offset
-                            && input[at - back - 1] == value[offset - back - 1]
-                        {
-                            back += 1;
-                        }
-                        let mut ahead = GRAM;
-                        while at + ahead < input.len()
-                            && offset + ahead < value.len()
-                            && input[at + ahead] == value[offset + ahead]
-                        {
-                            ahead += 1;
-                        }
-                        let (run_start, run_end) = (at - back, at + ahead);
-                        runs.retain(|&(_, _, end)| end > at);
-                        runs.push((secret, alignment, run_end));
-                        // A run that reached the input's end with value bytes
-                        // left may grow: the automaton tracks it.
-                        let open = run_end == input.len() && offset + ahead < value.len();
-                        if open || run_end - run_start < FRAGMENT {
-                            continue;
-                        }
-                        let value_start = offset - back;
-                        let starts = &input[run_start..=run_end - FRAGMENT];
-                        for (p, &first) in (run_start..).zip(starts) {
-                            // No candidate starts at a line break.
-                            if first == b'\r' || first == b'\n' {
-                                continue;
-                            }
-                            let len = run_end - p;
-                            let whole = value_start + (p - run_start) == 0 && len == value.len();
-                            let form = if whole { Form::Raw } else { Form::Fragment };
-                            offer(candidates, base + p as u64, len as u64, form, secret);
-                        }
-                    }
-                }
-            }
-            at += index.stride;
-        }
-    }
-
-    /// Base64 and hex patterns on the CR/LF-free view, from view grams at
-    /// sampled positions.
-    fn filter_view(&mut self, engine: &Engine, input: &[u8]) {
-        let index = &engine.view_seeds;
-        if index.is_empty() {
-            return;
-        }
-        let Matcher {
-            decided,
-            candidates,
-            ..
-        } = self;
-        let base = *decided;
-        let is_break = |b: u8| b == b'\r' || b == b'\n';
-        let mut at = 0;
-        while at < input.len() {
-            let Some((word, first)) = view_gram(input, at) else {
-                break;
-            };
-            for &seed in index.get(word) {
-                let Seed::Pattern { id, offset } = seed else {
-                    continue;
-                };
-                // Back `offset` view bytes to the start.
-                let mut start = first;
-                let mut left = offset;
-                while left > 0 && start > 0 {
-                    start -= 1;
-                    if !is_break(input[start]) {
-                        left -= 1;
-                    }
-                }
-                if left > 0 {
-                    continue;
-                }
-                let pattern = &engine.view_patterns[id as usize];
-                let mut pos = start;
-                let mut matched = 0;
-                while matched < pattern.len() && pos < input.len() {
-                    let b = input[pos];
-                    pos += 1;
-                    if is_break(b) {
-                        continue;
-                    }
-                    if b != pattern[matched] {
-                        break;
-                    }
-                    matched += 1;
-                }
-                if matched < pattern.len() {
-                    continue;
-                }
-                let span = (pos - start) as u64;
-                let entry = &engine.view_entries[id as usize];
-                if span > pattern.len() as u64 {
-                    offer(
-                        candidates,
-                        base + start as u64,
-                        span,
-                        Form::Wrapped,
-                        entry.wrapped_owner,
-                    );
-                } else if let Some((form, secret)) = entry.owner {
-                    offer(candidates, base + start as u64, span, form, secret);
-                }
-            }
-            at += index.stride;
-        }
-    }
-
     /// Patterns of the direct automaton ending at `at`.
     fn direct_matches(&mut self, engine: &Engine, at: u64) {
         for (id, len) in engine.direct.matches(self.direct_state) {
@@ -384,18 +182,14 @@ impl Matcher {
             if let Some((form, secret)) = entry.owner {
                 self.offer(start, len as u64, form, secret);
             }
-            for &(secret, offset) in &entry.windows {
-                let next = offset + FRAGMENT as u32;
-                if next as usize == engine.secrets[secret as usize].value.len() {
-                    self.offer(start, FRAGMENT as u64, Form::Fragment, secret);
-                } else {
-                    self.extensions.push(Extension {
-                        start,
-                        secret,
-                        offset,
-                        next,
-                    });
+            for &secret in &entry.windows {
+                if self.runs.iter().any(|r| r.secret == secret) {
+                    continue; // the run already covers this window
                 }
+                let sam = engine.secrets[secret as usize].fragments.as_ref();
+                let sam = sam.expect("a value with windows has fragments");
+                self.runs
+                    .push(Run::new(sam, secret, &engine.direct_patterns[id]));
             }
         }
     }
@@ -433,42 +227,108 @@ impl Matcher {
         (start >= self.decided).then_some(start)
     }
 
-    /// Extends every fragment in progress by the byte at `at`.
-    fn extend(&mut self, engine: &Engine, at: u64, byte: u8) {
-        let mut i = 0;
-        while i < self.extensions.len() {
-            let e = &mut self.extensions[i];
-            let value = &engine.secrets[e.secret as usize].value;
-            if value[e.next as usize] == byte {
-                e.next += 1;
-                if (e.next as usize) < value.len() {
-                    i += 1;
-                    continue;
+    /// Every fragment run in progress reads the byte at `at`; a run that
+    /// falls below 16 bytes ends (a new window starts it again).
+    fn step_runs(&mut self, engine: &Engine, input: Input<'_>, at: u64, byte: u8) {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            ..
+        } = self;
+        runs.retain_mut(|run| {
+            let secret = run.secret;
+            let sam = engine.secrets[secret as usize].fragments.as_ref();
+            let sam = sam.expect("a run has fragments");
+            run.step(sam, at, byte, |p, len| {
+                if p >= *decided {
+                    let i = input.index(p);
+                    offer_fragment(
+                        engine,
+                        candidates,
+                        input.bytes,
+                        input.base,
+                        secret,
+                        i,
+                        len as usize,
+                    );
                 }
-                // Reached the value's end: a window at offset 0 that got
-                // here covers the whole value, a raw match.
-                let form = if e.offset == 0 {
-                    Form::Raw
-                } else {
-                    Form::Fragment
-                };
-                let (start, secret) = (e.start, e.secret);
-                self.extensions.swap_remove(i);
-                self.offer(start, at + 1 - start, form, secret);
-            } else {
-                let (start, secret) = (e.start, e.secret);
-                self.extensions.swap_remove(i);
-                self.offer(start, at - start, Form::Fragment, secret);
-            }
+            });
+            run.len() >= FRAGMENT as u64
+        });
+    }
+
+    /// The input ends here: every fragment run stops where it is.
+    fn finish_runs(&mut self, engine: &Engine, input: Input<'_>) {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        for run in runs.drain(..) {
+            let secret = run.secret;
+            run.finish(*end, |p, len| {
+                if p >= *decided {
+                    let i = input.index(p);
+                    offer_fragment(
+                        engine,
+                        candidates,
+                        input.bytes,
+                        input.base,
+                        secret,
+                        i,
+                        len as usize,
+                    );
+                }
+            });
         }
     }
 
-    /// At the end of the input, fragments in progress stop where they are.
-    fn finish_extensions(&mut self) {
-        let end = self.end;
-        for e in std::mem::take(&mut self.extensions) {
-            self.offer(e.start, end - e.start, Form::Fragment, e.secret);
+    /// Offers the fragments of the runs in progress that cannot grow any
+    /// more, and returns the earliest start of one that can.
+    fn settle_runs(&mut self, engine: &Engine, input: Input<'_>) -> Option<u64> {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        let mut earliest: Option<u64> = None;
+        for run in runs.iter() {
+            let secret = run.secret;
+            let sam = engine.secrets[secret as usize].fragments.as_ref();
+            let sam = sam.expect("a run has fragments");
+            let growing = run.settle(sam, *end, |p, len| {
+                if p >= *decided {
+                    let i = input.index(p);
+                    offer_fragment(
+                        engine,
+                        candidates,
+                        input.bytes,
+                        input.base,
+                        secret,
+                        i,
+                        len as usize,
+                    );
+                }
+            });
+            // The first start from there that can begin a candidate.
+            let Some(mut p) = growing.map(|p| p.max(*decided)) else {
+                continue;
+            };
+            while p + FRAGMENT as u64 <= *end
+                && matches!(input.bytes[input.index(p)], b'\r' | b'\n')
+            {
+                p += 1;
+            }
+            if p + FRAGMENT as u64 <= *end {
+                earliest = Some(earliest.map_or(p, |e| e.min(p)));
+            }
         }
+        earliest
     }
 
     fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
@@ -477,9 +337,9 @@ impl Matcher {
 
     /// The earliest position at or after `decided` where the input so far
     /// could still become a candidate longer than any complete one there.
-    fn pending(&self, engine: &Engine) -> Option<u64> {
+    fn pending(&self, engine: &Engine, fragments: Option<u64>) -> Option<u64> {
         let open = self.end - self.decided;
-        let mut earliest = None::<u64>;
+        let mut earliest = fragments;
         let mut consider = |p: u64| {
             earliest = Some(earliest.map_or(p, |e| e.min(p)));
         };
@@ -501,9 +361,6 @@ impl Matcher {
                 consider(start);
             }
         }
-        for e in &self.extensions {
-            consider(e.start);
-        }
         earliest
     }
 
@@ -512,7 +369,12 @@ impl Matcher {
     /// position (everything, when `all`).
     fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
         let mut emitted = input.index(self.decided);
-        let mut pending = if all { None } else { self.pending(engine) };
+        let mut pending = if all {
+            None
+        } else {
+            let fragments = self.settle_runs(engine, input);
+            self.pending(engine, fragments)
+        };
         while let Some((&start, &best)) = self.candidates.first_key_value() {
             if pending.is_some_and(|p| start >= p) {
                 break;
@@ -533,8 +395,11 @@ impl Matcher {
             self.advance_to(end);
             if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
-                // its end.
-                pending = self.pending(engine);
+                // its end, with the automata stepped afresh from there so
+                // their states stand for what follows the match only.
+                self.restart_automata(engine, input);
+                let fragments = self.settle_runs(engine, input);
+                pending = self.pending(engine, fragments);
             }
         }
         let stop = match pending {
@@ -547,6 +412,28 @@ impl Matcher {
         }
     }
 
+    /// Steps both automata afresh over the undecided input, finding nothing
+    /// new (every candidate there is known) but forgetting what started
+    /// before `decided`: a match just decided there.
+    fn restart_automata(&mut self, engine: &Engine, input: Input<'_>) {
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.line_breaks.clear();
+        for (i, &byte) in input
+            .bytes
+            .iter()
+            .enumerate()
+            .skip(input.index(self.decided))
+        {
+            self.direct_state = engine.direct.next(self.direct_state, byte);
+            if byte == b'\r' || byte == b'\n' {
+                self.line_breaks.push_back(input.base + i as u64);
+            } else {
+                self.view_state = engine.view.next(self.view_state, byte);
+            }
+        }
+    }
+
     /// Everything before `position` is decided and emitted.
     fn advance_to(&mut self, position: u64) {
         self.decided = position;
@@ -554,7 +441,6 @@ impl Matcher {
         while self.line_breaks.front().is_some_and(|&p| p < decided) {
             self.line_breaks.pop_front();
         }
-        self.extensions.retain(|e| e.start >= decided);
     }
 
     fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
@@ -576,7 +462,13 @@ impl Matcher {
 }
 
 /// Records a candidate, keeping the best one per start position.
-fn offer(candidates: &mut BTreeMap<u64, Candidate>, start: u64, len: u64, form: Form, secret: u32) {
+pub(super) fn offer(
+    candidates: &mut BTreeMap<u64, Candidate>,
+    start: u64,
+    len: u64,
+    form: Form,
+    secret: u32,
+) {
     let candidate = Candidate { len, form, secret };
     candidates
         .entry(start)
@@ -588,21 +480,22 @@ fn offer(candidates: &mut BTreeMap<u64, Candidate>, start: u64, len: u64, form: 
         .or_insert(candidate);
 }
 
-/// Whether a candidate starting at `at` could still be open at the end of
-/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
-/// 8 bytes start here.
-fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
-    if input[at] == b'\r' || input[at] == b'\n' {
-        return false;
+/// Offers the fragment of `secret` at `input[at..at + len]` (`base` is the
+/// position of `input[0]`): raw when it is the whole value. No candidate
+/// starts at a CR or LF.
+pub(super) fn offer_fragment(
+    engine: &Engine,
+    candidates: &mut BTreeMap<u64, Candidate>,
+    input: &[u8],
+    base: u64,
+    secret: u32,
+    at: usize,
+    len: usize,
+) {
+    if matches!(input[at], b'\r' | b'\n') {
+        return;
     }
-    if at + GRAM > input.len() {
-        return true;
-    }
-    let word = gram(&input[at..]);
-    let starts = |word: u64| !engine.starts.get(word).is_empty();
-    if !has_line_break(word) {
-        // The direct gram and the view gram are the same bytes.
-        return starts(word);
-    }
-    starts(word) || view_gram(input, at).is_none_or(|(view, _)| starts(view))
+    let whole = len == engine.secrets[secret as usize].value.len();
+    let form = if whole { Form::Raw } else { Form::Fragment };
+    offer(candidates, base + at as u64, len as u64, form, secret);
 }

@@ -2,9 +2,12 @@
 //! their patterns, who owns it. [`matcher::Matcher`] runs them.
 
 mod automaton;
+mod filter;
+mod fragments;
 mod hash;
 pub(crate) mod matcher;
 mod seeds;
+mod suffix;
 
 use std::collections::HashMap;
 
@@ -13,6 +16,7 @@ use crate::patterns::patterns;
 use crate::secret::Secret;
 use automaton::Automaton;
 use seeds::{GRAM, GramIndex, Seed};
+use suffix::SuffixAutomaton;
 
 /// What the scrubber knows of one secret after compile.
 pub(crate) struct CompiledSecret {
@@ -22,6 +26,8 @@ pub(crate) struct CompiledSecret {
     pub(crate) raw_replacement: Vec<u8>,
     /// `[redacted:<name>]`, the replacement of every other match.
     pub(crate) redaction: Vec<u8>,
+    /// For values longer than a fragment: how far a fragment extends.
+    pub(crate) fragments: Option<SuffixAutomaton>,
 }
 
 /// Who a candidate of one distinct pattern belongs to. Identical patterns of
@@ -34,9 +40,9 @@ pub(crate) struct Entry {
     /// For the CR/LF-free view: the owner when the match spans a line break
     /// (every such match is `wrapped`, so only the secret index decides).
     pub(crate) wrapped_owner: u32,
-    /// Fragment windows: (secret, offset in its value), each extended along
-    /// its own value.
-    pub(crate) windows: Vec<(u32, u32)>,
+    /// Fragment windows: the secrets whose value has this window (each
+    /// extended along its own value).
+    pub(crate) windows: Vec<u32>,
 }
 
 pub(crate) struct Engine {
@@ -101,7 +107,10 @@ impl Engine {
                     if starts_with_line_break(&window) {
                         continue;
                     }
-                    direct.entry(window).entry.windows.push((index, k as u32));
+                    let windows = &mut direct.entry(window).entry.windows;
+                    if windows.last() != Some(&index) {
+                        windows.push(index);
+                    }
                 }
             }
             let redaction = format!("[redacted:{}]", secret.name).into_bytes();
@@ -114,12 +123,10 @@ impl Engine {
                 value: secret.value.clone(),
                 raw_replacement,
                 redaction,
+                fragments: (value.len() > crate::FRAGMENT).then(|| SuffixAutomaton::new(value)),
             });
         }
-        let (direct_patterns, mut direct_entries) = direct.finish();
-        for entry in &mut direct_entries {
-            prune_dominated_windows(&mut entry.windows, &compiled);
-        }
+        let (direct_patterns, direct_entries) = direct.finish();
         let (view_patterns, view_entries) = view.finish();
         let direct_seeds = direct_seeds(&direct_patterns, &direct_entries, &compiled);
         let view_seeds = view_seeds(&view_patterns);
@@ -152,12 +159,20 @@ impl Engine {
         let windows: usize = self
             .direct_entries
             .iter()
-            .map(|e| e.windows.capacity() * 8)
+            .map(|e| e.windows.capacity() * 4)
             .sum();
         let secrets: usize = self
             .secrets
             .iter()
-            .map(|s| s.value.len() + s.raw_replacement.len() + s.redaction.len() + s.name.len())
+            .map(|s| {
+                s.value.len()
+                    + s.raw_replacement.len()
+                    + s.redaction.len()
+                    + s.name.len()
+                    + s.fragments
+                        .as_ref()
+                        .map_or(0, SuffixAutomaton::memory_usage)
+            })
             .sum();
         let patterns: usize = self
             .direct_patterns
@@ -180,21 +195,29 @@ impl Engine {
 /// Grams of the direct patterns (each sampled position falls in the first
 /// `stride` bytes of an occurrence) and of every value, for fragments.
 fn direct_seeds(patterns: &[Vec<u8>], entries: &[Entry], secrets: &[CompiledSecret]) -> GramIndex {
-    let owned = || {
-        patterns
-            .iter()
-            .zip(entries)
-            .filter(|(_, e)| e.owner.is_some())
+    // A value longer than a fragment is found whole by its fragments (as
+    // raw): its own pattern needs no seeds, which for a repetitive value
+    // would each verify the whole value at every position.
+    let seeded = |(pattern, entry): &(&Vec<u8>, &Entry)| match entry.owner {
+        Some((Form::Raw, secret)) => {
+            let value = &secrets[secret as usize].value;
+            !(value.len() > crate::FRAGMENT && value == *pattern)
+        }
+        Some(_) => true,
+        None => false,
     };
     let has_windows = secrets.iter().any(|s| s.value.len() > crate::FRAGMENT);
-    let shortest = owned()
+    let shortest = patterns
+        .iter()
+        .zip(entries)
+        .filter(seeded)
         .map(|(p, _)| p.len())
         .chain(has_windows.then_some(crate::FRAGMENT))
         .min()
         .unwrap_or(GRAM);
     let mut index = GramIndex::new(shortest + 1 - GRAM);
-    for (id, (pattern, entry)) in patterns.iter().zip(entries).enumerate() {
-        if entry.owner.is_none() {
+    for (id, item) in patterns.iter().zip(entries).enumerate() {
+        if !seeded(&item) {
             continue;
         }
         for offset in 0..index.stride {
@@ -202,17 +225,20 @@ fn direct_seeds(patterns: &[Vec<u8>], entries: &[Entry], secrets: &[CompiledSecr
                 id: id as u32,
                 offset: offset as u32,
             };
-            index.insert(&pattern[offset..], seed);
+            index.insert(&item.0[offset..], seed);
         }
     }
     for (secret, s) in secrets.iter().enumerate() {
         if s.value.len() > crate::FRAGMENT {
+            let seed = Seed::Window {
+                secret: secret as u32,
+            };
+            let mut seen = std::collections::HashSet::new();
             for offset in 0..=s.value.len() - GRAM {
-                let seed = Seed::Window {
-                    secret: secret as u32,
-                    offset: offset as u32,
-                };
-                index.insert(&s.value[offset..], seed);
+                // A value that repeats a gram needs it once.
+                if seen.insert(&s.value[offset..offset + GRAM]) {
+                    index.insert(&s.value[offset..], seed);
+                }
             }
         }
     }
@@ -255,32 +281,6 @@ fn view_seeds(patterns: &[Vec<u8>]) -> GramIndex {
         }
     }
     index.finish()
-}
-
-/// Drops window offsets whose extension can never beat another's: when
-/// the value after offset k2's window is a prefix of the value after k1's
-/// (k1 < k2), extending along k1 always gets at least as far, and a tie
-/// goes to k1 (raw when k1 is 0). Repetitive values would otherwise start
-/// an extension per repeat at every position. Only a few kept offsets are
-/// compared, so the cost stays linear; keeping an offset is always safe.
-fn prune_dominated_windows(windows: &mut Vec<(u32, u32)>, secrets: &[CompiledSecret]) {
-    if windows.len() < 2 {
-        return;
-    }
-    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(windows.len());
-    for &(secret, k2) in windows.iter() {
-        let value = &secrets[secret as usize].value;
-        let rest = &value[k2 as usize + crate::FRAGMENT..];
-        let dominated = kept
-            .iter()
-            .filter(|&&(s, _)| s == secret)
-            .take(8)
-            .any(|&(_, k1)| value[k1 as usize + crate::FRAGMENT..].starts_with(rest));
-        if !dominated {
-            kept.push((secret, k2));
-        }
-    }
-    *windows = kept;
 }
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {

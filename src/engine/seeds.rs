@@ -8,14 +8,15 @@
 use super::hash::IntMap;
 
 pub(crate) const GRAM: usize = 8;
+const MAX_STRIDE: usize = 64;
 
 /// What a gram found at a sampled position may be part of.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Seed {
     /// Pattern `id` of the automaton's table, with the gram at `offset`.
     Pattern { id: u32, offset: u32 },
-    /// The value of `secret`, with the gram at `offset` (fragments).
-    Window { secret: u32, offset: u32 },
+    /// The value of `secret` (fragments: the run is found by walking).
+    Window { secret: u32 },
 }
 
 /// Grams of a pattern set, behind a one-hash bitmap that rejects almost
@@ -31,7 +32,9 @@ pub(crate) struct GramIndex {
 impl GramIndex {
     pub(crate) fn new(stride: usize) -> GramIndex {
         GramIndex {
-            stride: stride.max(1),
+            // Sampling more sparsely gains little, and each pattern is
+            // indexed at `stride` offsets.
+            stride: stride.clamp(1, MAX_STRIDE),
             bits: Vec::new(),
             shift: 64,
             seeds: IntMap::default(),
