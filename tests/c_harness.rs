@@ -5,12 +5,12 @@
 //!
 //! `SLICC_SCRUB_VECTORS=path` runs it on another vectors file.
 
-mod common;
+mod cbuild;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::root;
+use cbuild::root;
 
 /// The static library of this build. The test binary lives in
 /// `target/<profile>/deps/`, where cargo also writes the library's
@@ -57,7 +57,7 @@ fn build_harness() -> PathBuf {
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join("scrub_c_tests");
     let staticlib = staticlib();
-    let output = common::compiler(false)
+    let output = cbuild::compiler(false)
         .to_command()
         .args(["-std=c99", "-D_POSIX_C_SOURCE=200809L"])
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-pthread"])

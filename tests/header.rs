@@ -4,11 +4,11 @@
 //! After changing the C ABI, regenerate it with
 //! `SLICC_SCRUB_BLESS=1 cargo test --test header`.
 
-mod common;
+mod cbuild;
 
 use std::path::{Path, PathBuf};
 
-use common::root;
+use cbuild::root;
 
 fn generate() -> String {
     let root = root();
@@ -52,7 +52,7 @@ fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
     let ext = if cpp { "cpp" } else { "c" };
     let src = out_dir.join(format!("header_alone_{std_flag}.{ext}"));
     std::fs::write(&src, source).unwrap();
-    let output = common::compiler(cpp)
+    let output = cbuild::compiler(cpp)
         .to_command()
         .arg(format!("-std={std_flag}"))
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-c", "-o"])

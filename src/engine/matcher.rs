@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
+use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
@@ -40,11 +41,28 @@ struct Extension {
 
 /// Bytes scanned before candidates are decided and output is emitted, so a
 /// large push holds little.
-const BLOCK: usize = 16 * 1024;
+const BLOCK: usize = 256 * 1024;
+
+/// The input as the matcher sees it: `bytes[0]` is at position `base`, at
+/// or before the first undecided byte, and `bytes` runs to the end of the
+/// input so far.
+#[derive(Clone, Copy)]
+struct Input<'a> {
+    bytes: &'a [u8],
+    base: u64,
+}
+
+impl Input<'_> {
+    fn index(&self, position: u64) -> usize {
+        (position - self.base) as usize
+    }
+
+    fn end(&self) -> u64 {
+        self.base + self.bytes.len() as u64
+    }
+}
 
 pub(crate) struct Matcher {
-    /// Input from `decided` to `end`, not yet emitted.
-    held: Vec<u8>,
     /// Everything before this position is decided and emitted.
     decided: u64,
     /// Bytes consumed so far.
@@ -62,7 +80,6 @@ pub(crate) struct Matcher {
 impl Matcher {
     pub(crate) fn new(engine: &Engine) -> Matcher {
         Matcher {
-            held: Vec::new(),
             decided: 0,
             end: 0,
             direct_state: engine.direct.start(),
@@ -76,25 +93,46 @@ impl Matcher {
 
     /// Bytes held: input that could still become part of a match.
     pub(crate) fn held(&self) -> usize {
-        self.held.len()
+        (self.end - self.decided) as usize
     }
 
-    /// Scans `chunk` and appends to `out` every byte that is decided.
-    pub(crate) fn push(&mut self, engine: &Engine, chunk: &[u8], out: &mut Vec<u8>) {
-        for block in chunk.chunks(BLOCK) {
-            let from = self.held.len();
-            self.held.extend_from_slice(block);
-            self.scan(engine, from);
-            self.decide(engine, out, false);
+    /// Everything before this position is decided and emitted.
+    pub(crate) fn decided(&self) -> u64 {
+        self.decided
+    }
+
+    /// Scans the bytes of `data` not scanned before and appends to `out`
+    /// every byte that is decided. `data[0]` is at position `base`, at or
+    /// before [`Matcher::decided`]; `data` runs to the end of the input.
+    pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
+        // Below this, stepping the automata over every byte costs less than
+        // filtering and then stepping over the last `longest` bytes anyway.
+        let filter_from = 4 * engine.longest + 256;
+        let mut done = (self.end - base) as usize;
+        while done < data.len() {
+            let stop = (done + BLOCK).min(data.len());
+            let input = Input {
+                bytes: &data[..stop],
+                base,
+            };
+            if stop - done >= filter_from {
+                self.scan_filtered(engine, input);
+            } else {
+                self.scan(engine, input, done);
+            }
+            self.decide(engine, input, out, false);
+            done = stop;
         }
     }
 
     /// Decides everything held as if the input ended here, appends it to
     /// `out`, and starts afresh: no later match can begin before this point.
-    pub(crate) fn flush(&mut self, engine: &Engine, out: &mut Vec<u8>) {
-        self.finish_extensions(engine);
-        self.decide(engine, out, true);
-        debug_assert!(self.held.is_empty());
+    /// `data` and `base` as for [`Matcher::feed`], with nothing new in it.
+    pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
+        let input = Input { bytes: data, base };
+        debug_assert_eq!(input.end(), self.end);
+        self.finish_extensions();
+        self.decide(engine, input, out, true);
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
         self.line_breaks.clear();
@@ -118,12 +156,10 @@ impl Matcher {
         hits
     }
 
-    /// Steps both automata over `held[from..]`, collecting candidates.
-    fn scan(&mut self, engine: &Engine, from: usize) {
-        let base = self.decided;
-        for i in from..self.held.len() {
-            let byte = self.held[i];
-            let at = base + i as u64;
+    /// Steps both automata over `input.bytes[from..]`, collecting candidates.
+    fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
+        for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
+            let at = input.base + i as u64;
             if !self.extensions.is_empty() {
                 self.extend(engine, at, byte);
             }
@@ -140,7 +176,201 @@ impl Matcher {
                 }
             }
         }
-        self.end = base + self.held.len() as u64;
+        self.end = input.end();
+    }
+
+    /// Finds the same candidates as [`Matcher::scan`] over everything held,
+    /// without stepping the automata over every byte: the seed filters find
+    /// every complete candidate, then the automata are stepped afresh over
+    /// the last stretch, where a candidate could still be open, so that
+    /// their states (and so what is held) are exactly those of `scan`.
+    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
+        self.end = input.end();
+        let first = input.index(self.decided);
+        let open = &input.bytes[first..];
+        self.filter_direct(engine, open);
+        self.filter_view(engine, open);
+        // A candidate still open at the end starts within the last
+        // `longest` view bytes (which span at least `longest` bytes).
+        let mut from = open.len();
+        let mut view_bytes = 0;
+        while from > 0 && view_bytes < engine.longest {
+            from -= 1;
+            if !matches!(open[from], b'\r' | b'\n') {
+                view_bytes += 1;
+            }
+        }
+        // Only where a pattern's first gram starts (or too few bytes remain
+        // to tell) can a candidate still be open at the end.
+        while from < open.len() && !could_start_open(engine, open, from) {
+            from += 1;
+        }
+        // Stepped afresh from there, the automata find every candidate that
+        // starts there or later, and none before: those are complete and the
+        // filters found them.
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.extensions.clear();
+        self.line_breaks.clear();
+        self.scan(engine, input, first + from);
+    }
+
+    /// Direct patterns and fragments, from grams at sampled positions.
+    fn filter_direct(&mut self, engine: &Engine, input: &[u8]) {
+        let index = &engine.direct_seeds;
+        if index.is_empty() {
+            return;
+        }
+        let Matcher {
+            decided,
+            candidates,
+            ..
+        } = self;
+        let base = *decided;
+        // Fragment runs already offered, as (secret, alignment, run end): the
+        // next sampled gram of a run finds the same run.
+        let mut runs: Vec<(u32, isize, usize)> = Vec::new();
+        let mut at = 0;
+        while at + GRAM <= input.len() {
+            for &seed in index.get(gram(&input[at..])) {
+                match seed {
+                    Seed::Pattern { id, offset } => {
+                        let pattern = &engine.direct_patterns[id as usize];
+                        let Some(start) = at.checked_sub(offset as usize) else {
+                            continue;
+                        };
+                        let end = start + pattern.len();
+                        // One that runs past the input is found by the
+                        // automaton if it completes.
+                        let owner = engine.direct_entries[id as usize].owner;
+                        if let Some((form, secret)) = owner
+                            && end <= input.len()
+                            && input[start..end] == pattern[..]
+                        {
+                            let (start, len) = (base + start as u64, pattern.len() as u64);
+                            offer(candidates, start, len, form, secret);
+                        }
+                    }
+                    Seed::Window { secret, offset } => {
+                        let value = &engine.secrets[secret as usize].value;
+                        let offset = offset as usize;
+                        let alignment = at as isize - offset as isize;
+                        if runs
+                            .iter()
+                            .any(|&(s, a, end)| s == secret && a == alignment && at < end)
+                        {
+                            continue;
+                        }
+                        let mut back = 0;
+                        while back < at
+                            && back < offset
+                            && input[at - back - 1] == value[offset - back - 1]
+                        {
+                            back += 1;
+                        }
+                        let mut ahead = GRAM;
+                        while at + ahead < input.len()
+                            && offset + ahead < value.len()
+                            && input[at + ahead] == value[offset + ahead]
+                        {
+                            ahead += 1;
+                        }
+                        let (run_start, run_end) = (at - back, at + ahead);
+                        runs.retain(|&(_, _, end)| end > at);
+                        runs.push((secret, alignment, run_end));
+                        // A run that reached the input's end with value bytes
+                        // left may grow: the automaton tracks it.
+                        let open = run_end == input.len() && offset + ahead < value.len();
+                        if open || run_end - run_start < FRAGMENT {
+                            continue;
+                        }
+                        let value_start = offset - back;
+                        let starts = &input[run_start..=run_end - FRAGMENT];
+                        for (p, &first) in (run_start..).zip(starts) {
+                            // No candidate starts at a line break.
+                            if first == b'\r' || first == b'\n' {
+                                continue;
+                            }
+                            let len = run_end - p;
+                            let whole = value_start + (p - run_start) == 0 && len == value.len();
+                            let form = if whole { Form::Raw } else { Form::Fragment };
+                            offer(candidates, base + p as u64, len as u64, form, secret);
+                        }
+                    }
+                }
+            }
+            at += index.stride;
+        }
+    }
+
+    /// Base64 and hex patterns on the CR/LF-free view, from view grams at
+    /// sampled positions.
+    fn filter_view(&mut self, engine: &Engine, input: &[u8]) {
+        let index = &engine.view_seeds;
+        if index.is_empty() {
+            return;
+        }
+        let Matcher {
+            decided,
+            candidates,
+            ..
+        } = self;
+        let base = *decided;
+        let is_break = |b: u8| b == b'\r' || b == b'\n';
+        let mut at = 0;
+        while at < input.len() {
+            let Some((word, first)) = view_gram(input, at) else {
+                break;
+            };
+            for &seed in index.get(word) {
+                let Seed::Pattern { id, offset } = seed else {
+                    continue;
+                };
+                // Back `offset` view bytes to the start.
+                let mut start = first;
+                let mut left = offset;
+                while left > 0 && start > 0 {
+                    start -= 1;
+                    if !is_break(input[start]) {
+                        left -= 1;
+                    }
+                }
+                if left > 0 {
+                    continue;
+                }
+                let pattern = &engine.view_patterns[id as usize];
+                let mut pos = start;
+                let mut matched = 0;
+                while matched < pattern.len() && pos < input.len() {
+                    let b = input[pos];
+                    pos += 1;
+                    if is_break(b) {
+                        continue;
+                    }
+                    if b != pattern[matched] {
+                        break;
+                    }
+                    matched += 1;
+                }
+                if matched < pattern.len() {
+                    continue;
+                }
+                let span = (pos - start) as u64;
+                let entry = &engine.view_entries[id as usize];
+                if span > pattern.len() as u64 {
+                    offer(
+                        candidates,
+                        base + start as u64,
+                        span,
+                        Form::Wrapped,
+                        entry.wrapped_owner,
+                    );
+                } else if let Some((form, secret)) = entry.owner {
+                    offer(candidates, base + start as u64, span, form, secret);
+                }
+            }
+            at += index.stride;
+        }
     }
 
     /// Patterns of the direct automaton ending at `at`.
@@ -234,7 +464,7 @@ impl Matcher {
     }
 
     /// At the end of the input, fragments in progress stop where they are.
-    fn finish_extensions(&mut self, _engine: &Engine) {
+    fn finish_extensions(&mut self) {
         let end = self.end;
         for e in std::mem::take(&mut self.extensions) {
             self.offer(e.start, end - e.start, Form::Fragment, e.secret);
@@ -242,15 +472,7 @@ impl Matcher {
     }
 
     fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
-        let candidate = Candidate { len, form, secret };
-        self.candidates
-            .entry(start)
-            .and_modify(|best| {
-                if candidate.beats(best) {
-                    *best = candidate;
-                }
-            })
-            .or_insert(candidate);
+        offer(&mut self.candidates, start, len, form, secret);
     }
 
     /// The earliest position at or after `decided` where the input so far
@@ -288,51 +510,46 @@ impl Matcher {
     /// Replaces, leftmost first, every candidate that nothing still to come
     /// could change, and emits everything before the earliest pending
     /// position (everything, when `all`).
-    fn decide(&mut self, engine: &Engine, out: &mut Vec<u8>, all: bool) {
-        let mut emitted = 0usize; // bytes of `held` already handled
+    fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
+        let mut emitted = input.index(self.decided);
         let mut pending = if all { None } else { self.pending(engine) };
         while let Some((&start, &best)) = self.candidates.first_key_value() {
             if pending.is_some_and(|p| start >= p) {
                 break;
             }
-            let from = (start - self.decided) as usize;
+            let from = input.index(start);
             let to = from + best.len as usize;
-            out.extend_from_slice(&self.held[emitted..from]);
-            self.replace(engine, &best, from, to, out);
+            out.extend_from_slice(&input.bytes[emitted..from]);
+            self.replace(engine, &best, &input.bytes[from..to], out);
             emitted = to;
-            let new_decided = self.decided + to as u64;
+            let end = start + best.len;
             while self
                 .candidates
                 .first_key_value()
-                .is_some_and(|(&s, _)| s < new_decided)
+                .is_some_and(|(&s, _)| s < end)
             {
                 self.candidates.pop_first();
             }
-            if pending.is_some_and(|p| p < new_decided) {
+            self.advance_to(end);
+            if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
                 // its end.
-                self.advance(emitted);
-                emitted = 0;
                 pending = self.pending(engine);
             }
         }
         let stop = match pending {
-            Some(p) => (p - self.decided) as usize,
-            None => self.held.len(),
+            Some(p) => input.index(p),
+            None => input.bytes.len(),
         };
         if stop > emitted {
-            out.extend_from_slice(&self.held[emitted..stop]);
+            out.extend_from_slice(&input.bytes[emitted..stop]);
+            self.advance_to(input.base + stop as u64);
         }
-        self.advance(stop.max(emitted));
     }
 
-    /// Drops the first `n` held bytes: they are decided and emitted.
-    fn advance(&mut self, n: usize) {
-        if n == 0 {
-            return;
-        }
-        self.held.drain(..n);
-        self.decided += n as u64;
+    /// Everything before `position` is decided and emitted.
+    fn advance_to(&mut self, position: u64) {
+        self.decided = position;
         let decided = self.decided;
         while self.line_breaks.front().is_some_and(|&p| p < decided) {
             self.line_breaks.pop_front();
@@ -340,17 +557,10 @@ impl Matcher {
         self.extensions.retain(|e| e.start >= decided);
     }
 
-    fn replace(
-        &mut self,
-        engine: &Engine,
-        best: &Candidate,
-        from: usize,
-        to: usize,
-        out: &mut Vec<u8>,
-    ) {
+    fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
         self.counts[best.secret as usize][best.form as usize] += 1;
         if engine.same_length {
-            out.extend(self.held[from..to].iter().map(|&b| match b {
+            out.extend(span.iter().map(|&b| match b {
                 b'\r' | b'\n' => b,
                 _ => b'*',
             }));
@@ -363,4 +573,36 @@ impl Matcher {
             &secret.redaction
         });
     }
+}
+
+/// Records a candidate, keeping the best one per start position.
+fn offer(candidates: &mut BTreeMap<u64, Candidate>, start: u64, len: u64, form: Form, secret: u32) {
+    let candidate = Candidate { len, form, secret };
+    candidates
+        .entry(start)
+        .and_modify(|best| {
+            if candidate.beats(best) {
+                *best = candidate;
+            }
+        })
+        .or_insert(candidate);
+}
+
+/// Whether a candidate starting at `at` could still be open at the end of
+/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
+/// 8 bytes start here.
+fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
+    if input[at] == b'\r' || input[at] == b'\n' {
+        return false;
+    }
+    if at + GRAM > input.len() {
+        return true;
+    }
+    let word = gram(&input[at..]);
+    let starts = |word: u64| !engine.starts.get(word).is_empty();
+    if !has_line_break(word) {
+        // The direct gram and the view gram are the same bytes.
+        return starts(word);
+    }
+    starts(word) || view_gram(input, at).is_none_or(|(view, _)| starts(view))
 }

@@ -2,7 +2,9 @@
 //! their patterns, who owns it. [`matcher::Matcher`] runs them.
 
 mod automaton;
+mod hash;
 pub(crate) mod matcher;
+mod seeds;
 
 use std::collections::HashMap;
 
@@ -10,6 +12,7 @@ use crate::form::Form;
 use crate::patterns::patterns;
 use crate::secret::Secret;
 use automaton::Automaton;
+use seeds::{GRAM, GramIndex, Seed};
 
 /// What the scrubber knows of one secret after compile.
 pub(crate) struct CompiledSecret {
@@ -45,6 +48,20 @@ pub(crate) struct Engine {
     /// Base64 and hex patterns, on the input with CR and LF removed.
     pub(crate) view: Automaton,
     pub(crate) view_entries: Vec<Entry>,
+    /// The bytes of each pattern, by automaton pattern id.
+    pub(crate) direct_patterns: Vec<Vec<u8>>,
+    pub(crate) view_patterns: Vec<Vec<u8>>,
+    /// Seed filters over the input and over the CR/LF-free view.
+    pub(crate) direct_seeds: GramIndex,
+    pub(crate) view_seeds: GramIndex,
+    /// The first 8 bytes of every direct pattern and fragment window, and
+    /// of every view pattern, in one set: where no such gram starts, no
+    /// candidate can be open at the end of the input.
+    pub(crate) starts: GramIndex,
+    /// The longest pattern or value: no candidate still open at the end of
+    /// the input can start further back than this many bytes (view bytes,
+    /// for the wrapped form).
+    pub(crate) longest: usize,
 }
 
 impl Engine {
@@ -56,6 +73,11 @@ impl Engine {
         for (index, secret) in secrets.iter().enumerate() {
             let index = index as u32;
             for pattern in patterns(&secret.value) {
+                // SPEC §2: a candidate never starts at a CR or LF, so such a
+                // pattern never matches (and is never worth holding for).
+                if starts_with_line_break(&pattern.bytes) {
+                    continue;
+                }
                 match pattern.form {
                     // Added below, one candidate source per offset.
                     Form::Fragment => {}
@@ -76,6 +98,9 @@ impl Engine {
             if value.len() > crate::FRAGMENT {
                 for k in 0..=value.len() - crate::FRAGMENT {
                     let window = value[k..k + crate::FRAGMENT].to_vec();
+                    if starts_with_line_break(&window) {
+                        continue;
+                    }
                     direct.entry(window).entry.windows.push((index, k as u32));
                 }
             }
@@ -91,15 +116,33 @@ impl Engine {
                 redaction,
             });
         }
-        let (direct, direct_entries) = direct.finish();
-        let (view, view_entries) = view.finish();
+        let (direct_patterns, mut direct_entries) = direct.finish();
+        for entry in &mut direct_entries {
+            prune_dominated_windows(&mut entry.windows, &compiled);
+        }
+        let (view_patterns, view_entries) = view.finish();
+        let direct_seeds = direct_seeds(&direct_patterns, &direct_entries, &compiled);
+        let view_seeds = view_seeds(&view_patterns);
+        let starts = start_grams(&direct_patterns, &direct_entries, &view_patterns);
+        let longest = direct_patterns
+            .iter()
+            .chain(&view_patterns)
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
         Engine {
             secrets: compiled,
             same_length,
-            direct,
+            direct: Automaton::new(&direct_patterns),
             direct_entries,
-            view,
+            view: Automaton::new(&view_patterns),
             view_entries,
+            direct_patterns,
+            view_patterns,
+            direct_seeds,
+            view_seeds,
+            starts,
+            longest,
         }
     }
 
@@ -116,8 +159,132 @@ impl Engine {
             .iter()
             .map(|s| s.value.len() + s.raw_replacement.len() + s.redaction.len() + s.name.len())
             .sum();
-        self.direct.memory_usage() + self.view.memory_usage() + entries + windows + secrets
+        let patterns: usize = self
+            .direct_patterns
+            .iter()
+            .chain(&self.view_patterns)
+            .map(|p| p.capacity() + 24)
+            .sum();
+        self.direct.memory_usage()
+            + self.view.memory_usage()
+            + self.direct_seeds.memory_usage()
+            + self.view_seeds.memory_usage()
+            + self.starts.memory_usage()
+            + entries
+            + windows
+            + secrets
+            + patterns
     }
+}
+
+/// Grams of the direct patterns (each sampled position falls in the first
+/// `stride` bytes of an occurrence) and of every value, for fragments.
+fn direct_seeds(patterns: &[Vec<u8>], entries: &[Entry], secrets: &[CompiledSecret]) -> GramIndex {
+    let owned = || {
+        patterns
+            .iter()
+            .zip(entries)
+            .filter(|(_, e)| e.owner.is_some())
+    };
+    let has_windows = secrets.iter().any(|s| s.value.len() > crate::FRAGMENT);
+    let shortest = owned()
+        .map(|(p, _)| p.len())
+        .chain(has_windows.then_some(crate::FRAGMENT))
+        .min()
+        .unwrap_or(GRAM);
+    let mut index = GramIndex::new(shortest + 1 - GRAM);
+    for (id, (pattern, entry)) in patterns.iter().zip(entries).enumerate() {
+        if entry.owner.is_none() {
+            continue;
+        }
+        for offset in 0..index.stride {
+            let seed = Seed::Pattern {
+                id: id as u32,
+                offset: offset as u32,
+            };
+            index.insert(&pattern[offset..], seed);
+        }
+    }
+    for (secret, s) in secrets.iter().enumerate() {
+        if s.value.len() > crate::FRAGMENT {
+            for offset in 0..=s.value.len() - GRAM {
+                let seed = Seed::Window {
+                    secret: secret as u32,
+                    offset: offset as u32,
+                };
+                index.insert(&s.value[offset..], seed);
+            }
+        }
+    }
+    index.finish()
+}
+
+/// The first gram of every pattern that can start a candidate: direct
+/// patterns with an owner, fragment windows (their entries list offsets),
+/// and view patterns.
+fn start_grams(
+    direct_patterns: &[Vec<u8>],
+    direct_entries: &[Entry],
+    view_patterns: &[Vec<u8>],
+) -> GramIndex {
+    // Which pattern a gram starts does not matter here, only that it does.
+    let seed = Seed::Pattern { id: 0, offset: 0 };
+    let mut starts = GramIndex::new(1);
+    for (pattern, entry) in direct_patterns.iter().zip(direct_entries) {
+        if entry.owner.is_some() || !entry.windows.is_empty() {
+            starts.insert(pattern, seed);
+        }
+    }
+    for pattern in view_patterns {
+        starts.insert(pattern, seed);
+    }
+    starts.finish()
+}
+
+/// Grams of the base64 and hex patterns, for the CR/LF-free view.
+fn view_seeds(patterns: &[Vec<u8>]) -> GramIndex {
+    let shortest = patterns.iter().map(Vec::len).min().unwrap_or(GRAM);
+    let mut index = GramIndex::new(shortest + 1 - GRAM);
+    for (id, pattern) in patterns.iter().enumerate() {
+        for offset in 0..index.stride {
+            let seed = Seed::Pattern {
+                id: id as u32,
+                offset: offset as u32,
+            };
+            index.insert(&pattern[offset..], seed);
+        }
+    }
+    index.finish()
+}
+
+/// Drops window offsets whose extension can never beat another's: when
+/// the value after offset k2's window is a prefix of the value after k1's
+/// (k1 < k2), extending along k1 always gets at least as far, and a tie
+/// goes to k1 (raw when k1 is 0). Repetitive values would otherwise start
+/// an extension per repeat at every position. Only a few kept offsets are
+/// compared, so the cost stays linear; keeping an offset is always safe.
+fn prune_dominated_windows(windows: &mut Vec<(u32, u32)>, secrets: &[CompiledSecret]) {
+    if windows.len() < 2 {
+        return;
+    }
+    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(windows.len());
+    for &(secret, k2) in windows.iter() {
+        let value = &secrets[secret as usize].value;
+        let rest = &value[k2 as usize + crate::FRAGMENT..];
+        let dominated = kept
+            .iter()
+            .filter(|&&(s, _)| s == secret)
+            .take(8)
+            .any(|&(_, k1)| value[k1 as usize + crate::FRAGMENT..].starts_with(rest));
+        if !dominated {
+            kept.push((secret, k2));
+        }
+    }
+    *windows = kept;
+}
+
+fn starts_with_line_break(bytes: &[u8]) -> bool {
+    matches!(bytes.first(), Some(b'\r' | b'\n'))
 }
 
 /// Keeps the owner that wins a tie: the earlier form, then the earlier secret.
@@ -155,9 +322,7 @@ impl Table {
         &mut self.items[i]
     }
 
-    fn finish(self) -> (Automaton, Vec<Entry>) {
-        let (patterns, entries): (Vec<_>, Vec<_>) =
-            self.items.into_iter().map(|i| (i.bytes, i.entry)).unzip();
-        (Automaton::new(&patterns), entries)
+    fn finish(self) -> (Vec<Vec<u8>>, Vec<Entry>) {
+        self.items.into_iter().map(|i| (i.bytes, i.entry)).unzip()
     }
 }
