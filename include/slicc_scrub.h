@@ -408,7 +408,7 @@ void scrub_hits_free(struct scrub_hits *hits);
  * `{"name": ..., "value": ... or "valueHex": ..., "placeholder": ... or
  * "placeholderHex": ...}` (the vectors' format; `value` and `placeholder`
  * are strings taken as their UTF-8 bytes, the `Hex` forms any bytes; a
- * missing, null or empty placeholder means none; other fields are errors).
+ * missing or empty placeholder means none; other fields are errors).
  *
  * - `json`: `json_len` bytes of UTF-8 JSON, not NUL-terminated (a
  *   terminating NUL, if counted in `json_len`, is a syntax error). Copied
@@ -580,7 +580,8 @@ scrub_status scrub_stream_new(const struct scrub_scrubber *scrubber,
  * or free of this stream; not NUL-terminated; never NULL on success (an
  * empty output is a non-NULL pointer and 0). The buffer is reused, so no
  * allocation happens per chunk once it is large enough. `chunk` may be
- * NULL when `chunk_len` is 0, and is not kept after the call.
+ * NULL when `chunk_len` is 0, and is not kept after the call; it may even
+ * be this stream's last output (it is copied first then).
  *
  * Every pointer is checked before anything is consumed: on any error the
  * chunk was not pushed, no byte is lost, and `*output_out` / `*output_len_out`

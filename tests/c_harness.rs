@@ -3,7 +3,9 @@
 //! every case through scrub_bytes, at every split point and one byte at a
 //! time, compared in C; plus the misuse and thread tests.
 //!
-//! `SLICC_SCRUB_VECTORS=path` runs it on another vectors file.
+//! It also runs vectors/idle.json (streams with idle calls, step by step).
+//! `SLICC_SCRUB_VECTORS=path` and `SLICC_SCRUB_IDLE_VECTORS=path` run it on
+//! other files.
 
 mod cbuild;
 
@@ -82,19 +84,21 @@ fn build_harness() -> PathBuf {
 #[test]
 fn c_harness_passes() {
     let exe = build_harness();
-    let vectors = std::env::var_os("SLICC_SCRUB_VECTORS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("vectors/vectors.json"));
-    let mut command = Command::new(&exe);
-    if vectors.exists() {
-        command.arg(&vectors);
-    } else {
-        eprintln!(
-            "note: {} not found: the C harness runs without vectors",
-            vectors.display()
-        );
+    let path = |var: &str, default: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join(default))
+    };
+    let vectors = path("SLICC_SCRUB_VECTORS", "vectors/vectors.json");
+    let idle = path("SLICC_SCRUB_IDLE_VECTORS", "vectors/idle.json");
+    for file in [&vectors, &idle] {
+        assert!(file.exists(), "{} is missing", file.display());
     }
-    let output = command.output().expect("run the C harness");
+    let output = Command::new(&exe)
+        .arg(&vectors)
+        .arg(&idle)
+        .output()
+        .expect("run the C harness");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     println!("{stdout}");
@@ -102,5 +106,9 @@ fn c_harness_passes() {
         output.status.success(),
         "the C harness failed ({}):\n{stderr}\n{stdout}",
         output.status
+    );
+    assert!(
+        stdout.contains("vectors: ") && stdout.contains("idle: "),
+        "the C harness ran no vectors:\n{stdout}"
     );
 }

@@ -46,12 +46,9 @@ fn header_is_fresh() {
     }
 }
 
-/// Compiles `source` with the `cc` crate's compiler for the host, as C or
-/// C++ with the given standard, warnings as errors.
+/// Compiles `source` (a file of tests/c/) with the `cc` crate's compiler for
+/// the host, as C or C++ with the given standard, warnings as errors.
 fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
-    let ext = if cpp { "cpp" } else { "c" };
-    let src = out_dir.join(format!("header_alone_{std_flag}.{ext}"));
-    std::fs::write(&src, source).unwrap();
     let output = cbuild::compiler(cpp)
         .to_command()
         .arg(format!("-std={std_flag}"))
@@ -59,7 +56,7 @@ fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
         .arg(out_dir.join(format!("header_alone_{std_flag}.o")))
         .arg("-I")
         .arg(root().join("include"))
-        .arg(&src)
+        .arg(root().join("tests/c").join(source))
         .output()
         .expect("run the compiler");
     assert!(
@@ -73,17 +70,6 @@ fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
 fn header_compiles_as_c99_and_cpp17() {
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("header");
     std::fs::create_dir_all(&out_dir).unwrap();
-    // The header first and alone: it must bring every include it needs.
-    let source = "#include \"slicc_scrub.h\"\n\
-                  int use_header(void);\n\
-                  int use_header(void) {\n\
-                  \x20   scrub_options options = SCRUB_OPTIONS_INIT;\n\
-                  \x20   scrub_status status = SCRUB_STATUS_OK;\n\
-                  \x20   scrub_hit hit;\n\
-                  \x20   hit.form = SCRUB_FORM_RAW;\n\
-                  \x20   (void)hit;\n\
-                  \x20   return (int)options.version + (int)status + (int)SCRUB_FRAGMENT;\n\
-                  }\n";
-    compile_alone(false, "c99", source, &out_dir);
-    compile_alone(true, "c++17", source, &out_dir);
+    compile_alone(false, "c99", "header_alone.c", &out_dir);
+    compile_alone(true, "c++17", "header_alone.cpp", &out_dir);
 }

@@ -61,8 +61,16 @@ pub(crate) unsafe fn boundary_with_error(
     error_out: *mut *mut scrub_error,
     body: impl FnOnce() -> FfiResult<()>,
 ) -> scrub_status {
-    // SAFETY: the caller's contract; checked for NULL and alignment.
-    let error_out = unsafe { Out::new(error_out, "error_out") }.ok();
+    // NULL means "no details wanted"; a misaligned pointer is refused.
+    let error_out = if error_out.is_null() {
+        None
+    } else {
+        // SAFETY: the caller's contract; checked for alignment.
+        match unsafe { Out::new(error_out, "error_out") } {
+            Ok(out) => Some(out),
+            Err(failure) => return failure.status,
+        }
+    };
     if let Some(out) = &error_out {
         out.set(std::ptr::null_mut());
     }
@@ -214,5 +222,64 @@ pub(crate) fn bytes_ptr(bytes: &[u8]) -> *const u8 {
         empty_bytes()
     } else {
         bytes.as_ptr()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_a_status() {
+        let status = boundary(|| panic!("PAYLOAD-7f3a"));
+        assert_eq!(status, scrub_status::Panic);
+        assert_eq!(boundary_value(7, || panic!("PAYLOAD-7f3a")), 7);
+        let mut error: *mut scrub_error = std::ptr::null_mut();
+        // SAFETY: `error` is a valid out-pointer.
+        let status = unsafe { boundary_with_error(&mut error, || panic!("PAYLOAD-7f3a")) };
+        assert_eq!(status, scrub_status::Panic);
+        assert!(!error.is_null());
+        // SAFETY: made by boundary_with_error.
+        let message = unsafe { (*error).message.to_str().unwrap().to_owned() };
+        assert!(message.contains("panic"), "{message}");
+        assert!(
+            !message.contains("PAYLOAD"),
+            "the payload stays out: {message}"
+        );
+        // SAFETY: made by boundary_with_error, freed once.
+        unsafe { free_handle(error) };
+    }
+
+    #[test]
+    fn pointers_are_checked() {
+        let misaligned = (std::ptr::dangling::<u64>() as usize + 1) as *const u64;
+        // SAFETY: never dereferenced: both are refused.
+        unsafe {
+            assert_eq!(
+                try_ref(std::ptr::null::<u64>(), "p").unwrap_err().status,
+                scrub_status::NullArgument
+            );
+            assert_eq!(
+                try_ref(misaligned, "p").unwrap_err().status,
+                scrub_status::InvalidArgument
+            );
+            assert_eq!(
+                try_slice(std::ptr::null::<u8>(), 1, "p")
+                    .unwrap_err()
+                    .status,
+                scrub_status::NullArgument
+            );
+            assert_eq!(
+                try_slice(8usize as *const u32, usize::MAX / 2, "p")
+                    .unwrap_err()
+                    .status,
+                scrub_status::InvalidArgument
+            );
+            assert!(
+                try_slice(std::ptr::null::<u8>(), 0, "p")
+                    .unwrap()
+                    .is_empty()
+            );
+        }
     }
 }

@@ -67,6 +67,14 @@ unsafe fn run(
     Ok(())
 }
 
+/// Whether `chunk` lies in the allocation of `buffer`.
+fn overlaps(chunk: &[u8], buffer: &Vec<u8>) -> bool {
+    let start = buffer.as_ptr() as usize;
+    let end = start + buffer.capacity();
+    let chunk_start = chunk.as_ptr() as usize;
+    !chunk.is_empty() && chunk_start < end && chunk_start + chunk.len() > start
+}
+
 /// Makes a new stream over `scrubber`, stored in `*stream_out` (owned by the
 /// caller, free it with `scrub_stream_free`), or NULL on failure.
 ///
@@ -105,7 +113,8 @@ pub unsafe extern "C" fn scrub_stream_new(
 /// or free of this stream; not NUL-terminated; never NULL on success (an
 /// empty output is a non-NULL pointer and 0). The buffer is reused, so no
 /// allocation happens per chunk once it is large enough. `chunk` may be
-/// NULL when `chunk_len` is 0, and is not kept after the call.
+/// NULL when `chunk_len` is 0, and is not kept after the call; it may even
+/// be this stream's last output (it is copied first then).
 ///
 /// Every pointer is checked before anything is consumed: on any error the
 /// chunk was not pushed, no byte is lost, and `*output_out` / `*output_len_out`
@@ -129,6 +138,18 @@ pub unsafe extern "C" fn scrub_stream_push(
     boundary(|| {
         // SAFETY: the caller's contract; NULL and alignment are checked.
         let chunk = unsafe { try_slice(chunk, chunk_len, "chunk")? };
+        // A chunk inside this stream's own output buffer (its last output
+        // pushed back) would be overwritten while it is read: copy it.
+        // SAFETY: only compared as addresses; `stream` is checked in `run`.
+        let aliased =
+            !stream.is_null() && stream.is_aligned() && unsafe { overlaps(chunk, &(*stream).out) };
+        let copy;
+        let chunk = if aliased {
+            copy = chunk.to_vec();
+            &copy[..]
+        } else {
+            chunk
+        };
         // SAFETY: as above.
         unsafe {
             run(stream, output_out, output_len_out, |s, out| {
@@ -237,4 +258,63 @@ pub unsafe extern "C" fn scrub_stream_held(
 pub unsafe extern "C" fn scrub_stream_free(stream: *mut scrub_stream) {
     // SAFETY: the caller passes NULL or a stream this library allocated.
     unsafe { free_handle(stream) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Options, Secret, compile};
+
+    fn stream() -> scrub_stream {
+        let scrubber = compile(
+            &[Secret::new("GH", "ghp_abcdefgh12345678")],
+            &Options::new(crate::RULES_VERSION),
+        )
+        .unwrap();
+        scrub_stream {
+            inner: scrubber.stream(),
+            out: Vec::new(),
+            poisoned: false,
+        }
+    }
+
+    #[test]
+    fn a_panic_poisons_the_stream() {
+        let mut s = stream();
+        let (mut out, mut len) = (std::ptr::null(), 0);
+        let status = super::super::boundary::boundary(|| {
+            // SAFETY: valid pointers.
+            unsafe { run(&mut s, &mut out, &mut len, |_, _| panic!("engine bug")) }
+        });
+        assert_eq!(status, scrub_status::Panic);
+        // SAFETY: valid pointers.
+        let status = unsafe { scrub_stream_push(&mut s, b"x".as_ptr(), 1, &mut out, &mut len) };
+        assert_eq!(status, scrub_status::StreamPoisoned);
+        assert_eq!(len, 0);
+    }
+
+    #[test]
+    fn pushing_its_own_output_back_is_safe() {
+        let mut s = stream();
+        let (mut out, mut len) = (std::ptr::null(), 0);
+        let input = b"plain text, then ghp_abcdefgh12345678 and more text\n";
+        // SAFETY: valid pointers.
+        let status =
+            unsafe { scrub_stream_push(&mut s, input.as_ptr(), input.len(), &mut out, &mut len) };
+        assert_eq!(status, scrub_status::Ok);
+        let first = unsafe { std::slice::from_raw_parts(out, len) }.to_vec();
+        // Push the output buffer itself.
+        // SAFETY: `out` points into the stream's buffer, `len` bytes.
+        let status = unsafe { scrub_stream_push(&mut s, out, len, &mut out, &mut len) };
+        assert_eq!(status, scrub_status::Ok);
+        let mut all = unsafe { std::slice::from_raw_parts(out, len) }.to_vec();
+        // SAFETY: valid pointers.
+        assert_eq!(
+            unsafe { scrub_stream_end(&mut s, &mut out, &mut len) },
+            scrub_status::Ok
+        );
+        all.extend_from_slice(unsafe { std::slice::from_raw_parts(out, len) });
+        assert_eq!(first, b"plain text, then [redacted:GH] and more text\n");
+        assert_eq!(all, first);
+    }
 }

@@ -1,16 +1,18 @@
 /*
  * The C test harness of slicc-scrub, written against include/slicc_scrub.h.
  *
- *   scrub_c_tests [VECTORS.json]
+ *   scrub_c_tests [VECTORS.json [IDLE.json]]
  *
  * With a vectors file (SPEC §5), runs every case through scrub_bytes (after
  * compiling its secrets both with scrub_compile and with scrub_compile_json),
  * through a stream split at every point, and one byte at a time, comparing
  * output and hits here, in C; then runs the cases again from eight threads
- * sharing the compiled scrubbers. Always runs the misuse tests (NULL
- * arguments, empty input, push after end, invalid JSON, every compile error,
- * options from other header versions) and eight threads sharing one
- * scrubber, each with its own streams, the scrubber freed while they run.
+ * sharing the compiled scrubbers. With an idle file (vectors/idle.json), runs
+ * its streams of push, idle and end, comparing what each step returns.
+ * Always runs the misuse tests (NULL arguments, empty input, push after end,
+ * invalid JSON, every compile error, options from other header versions) and
+ * eight threads sharing one scrubber, each with its own streams, the
+ * scrubber freed while they run.
  *
  * Ends with "N passed, N failed" and exits non-zero on any failure.
  */
@@ -197,7 +199,9 @@ static int bytes_of(const mj_value *object, const char *plain, const char *hex,
     return (p || h) ? -1 : 0;
 }
 
-static int load_case(const mj_value *v, const char *text, vcase *c, size_t index) {
+/* The parts of a case that vectors.json and idle.json share: name,
+ * secrets, options and hits. */
+static int load_common(const mj_value *v, const char *text, vcase *c, size_t index) {
     const mj_value *name = mj_get(v, "name");
     const mj_value *secrets = mj_get(v, "secrets");
     const mj_value *options = mj_get(v, "options");
@@ -231,11 +235,6 @@ static int load_case(const mj_value *v, const char *text, vcase *c, size_t index
         const mj_value *same = mj_get(options, "sameLength");
         c->same_length = same && same->type == MJ_BOOL && same->boolean;
     }
-    if (bytes_of(v, "input", "inputHex", &c->input, &c->input_len) != 1 ||
-        bytes_of(v, "output", "outputHex", &c->output, &c->output_len) != 1) {
-        fprintf(stderr, "case %s: input or output missing\n", c->name);
-        return 0;
-    }
     c->hits_len = hits->len;
     c->hits = own(xmalloc(hits->len * sizeof(want_hit)));
     for (size_t i = 0; i < hits->len; i++) {
@@ -250,6 +249,18 @@ static int load_case(const mj_value *v, const char *text, vcase *c, size_t index
         c->hits[i].name = hname->string;
         c->hits[i].form = form->string;
         c->hits[i].count = (uint64_t)count->number;
+    }
+    return 1;
+}
+
+static int load_case(const mj_value *v, const char *text, vcase *c, size_t index) {
+    if (!load_common(v, text, c, index)) {
+        return 0;
+    }
+    if (bytes_of(v, "input", "inputHex", &c->input, &c->input_len) != 1 ||
+        bytes_of(v, "output", "outputHex", &c->output, &c->output_len) != 1) {
+        fprintf(stderr, "case %s: input or output missing\n", c->name);
+        return 0;
     }
     return 1;
 }
@@ -512,31 +523,144 @@ static void run_vector_threads(const vcase *cases, size_t n_cases) {
     CHECK(failures == 0, "vectors from 8 threads: %ld failures", failures);
 }
 
-static int run_vectors(const char *path) {
+/* Reads a whole file; NULL when it cannot. */
+static char *read_text(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     char *text;
     long size;
-    char error[128];
-    mj_value *doc;
-    const mj_value *cases;
-    vcase *loaded;
-    size_t n = 0;
     if (!f) {
         fprintf(stderr, "cannot open %s\n", path);
-        return 0;
+        return NULL;
     }
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
     text = xmalloc((size_t)size);
     if (fread(text, 1, (size_t)size, f) != (size_t)size) {
         fprintf(stderr, "cannot read %s\n", path);
         fclose(f);
         free(text);
-        return 0;
+        return NULL;
     }
     fclose(f);
-    doc = mj_parse(text, (size_t)size, error);
+    *len = (size_t)size;
+    return text;
+}
+
+static void free_owned(void) {
+    for (size_t i = 0; i < owned_len; i++) {
+        free(owned[i]);
+    }
+    free(owned);
+    owned = NULL;
+    owned_len = owned_cap = 0;
+}
+
+/* idle.json: one stream per case, steps push/pushHex/idle/end, and what each
+ * step returns; hits after the end. */
+static void run_idle_case(const mj_value *v, const char *text, size_t index) {
+    vcase c;
+    const mj_value *steps = mj_get(v, "steps");
+    const mj_value *outputs = mj_get(v, "outputs");
+    scrub_scrubber *s = NULL;
+    scrub_stream *stream = NULL;
+    scrub_hits *hits = NULL;
+    char why[256];
+    int ok = 1;
+    if (!load_common(v, text, &c, index) || !steps || steps->type != MJ_ARRAY || !outputs ||
+        outputs->type != MJ_ARRAY || outputs->len != steps->len) {
+        CHECK(0, "idle case %zu cannot be read", index);
+        return;
+    }
+    if (compile_case(&c, 0, &s) != SCRUB_STATUS_OK || scrub_stream_new(s, &stream) != SCRUB_STATUS_OK) {
+        CHECK(0, "idle case %s: compile", c.name);
+        scrub_scrubber_free(s);
+        return;
+    }
+    scrub_scrubber_free(s);
+    why[0] = '\0';
+    for (size_t k = 0; ok && k < steps->len; k++) {
+        const mj_value *step = &steps->items[k];
+        const uint8_t *chunk, *out, *want;
+        size_t chunk_len, out_len, want_len;
+        scrub_status status;
+        if (bytes_of(step, "push", "pushHex", &chunk, &chunk_len) == 1) {
+            status = scrub_stream_push(stream, chunk, chunk_len, &out, &out_len);
+        } else if (mj_get(step, "idle")) {
+            status = scrub_stream_idle(stream, &out, &out_len);
+        } else if (mj_get(step, "end")) {
+            status = scrub_stream_end(stream, &out, &out_len);
+        } else {
+            snprintf(why, sizeof why, "step %zu: unknown step", k);
+            ok = 0;
+            break;
+        }
+        if (status != SCRUB_STATUS_OK) {
+            snprintf(why, sizeof why, "step %zu: %s", k, scrub_status_message(status));
+            ok = 0;
+            break;
+        }
+        if (outputs->items[k].type != MJ_STRING) {
+            snprintf(why, sizeof why, "step %zu: output is not a string", k);
+            ok = 0;
+            break;
+        }
+        want = (const uint8_t *)outputs->items[k].string;
+        want_len = outputs->items[k].string_len;
+        if (!same_bytes(out, out_len, want, want_len, why, sizeof why)) {
+            size_t n = strlen(why);
+            snprintf(why + n, sizeof why - n, " at step %zu", k);
+            ok = 0;
+        }
+    }
+    if (ok) {
+        ok = scrub_stream_hits(stream, &hits) == SCRUB_STATUS_OK &&
+             same_hits(hits, c.hits, c.hits_len, why, sizeof why);
+    }
+    CHECK(ok, "idle case %s: %s", c.name, why);
+    scrub_stream_free(stream);
+}
+
+static int run_idle(const char *path) {
+    size_t len;
+    char error[128];
+    char *text = read_text(path, &len);
+    mj_value *doc;
+    const mj_value *cases;
+    if (!text) {
+        return 0;
+    }
+    doc = mj_parse(text, len, error);
+    if (!doc) {
+        fprintf(stderr, "%s: %s\n", path, error);
+        free(text);
+        return 0;
+    }
+    cases = mj_get(doc, "cases");
+    CHECK(cases && cases->type == MJ_ARRAY && cases->len > 0, "%s: no cases", path);
+    for (size_t i = 0; cases && cases->type == MJ_ARRAY && i < cases->len; i++) {
+        run_idle_case(&cases->items[i], text, i);
+    }
+    printf("idle: %zu cases from %s\n", cases ? cases->len : 0, path);
+    free_owned();
+    mj_free(doc);
+    free(text);
+    return 1;
+}
+
+static int run_vectors(const char *path) {
+    size_t size;
+    char error[128];
+    char *text = read_text(path, &size);
+    mj_value *doc;
+    const mj_value *cases;
+    vcase *loaded;
+    size_t n = 0;
+    if (!text) {
+        return 0;
+    }
+    doc = mj_parse(text, size, error);
     if (!doc) {
         fprintf(stderr, "%s: %s\n", path, error);
         free(text);
@@ -577,12 +701,7 @@ static int run_vectors(const char *path) {
         scrub_scrubber_free(loaded[i].scrubber);
     }
     free(loaded);
-    for (size_t i = 0; i < owned_len; i++) {
-        free(owned[i]);
-    }
-    free(owned);
-    owned = NULL;
-    owned_len = owned_cap = 0;
+    free_owned();
     mj_free(doc);
     free(text);
     return 1;
@@ -812,6 +931,20 @@ static void test_compile_errors(void) {
         options.same_length = 0;
     }
 
+    /* A misaligned error_out is refused, not written. */
+    {
+        union {
+            scrub_error *align;
+            unsigned char bytes[2 * sizeof(scrub_error *)];
+        } raw;
+        memset(&raw, 0, sizeof raw);
+        s = NULL;
+        CHECK_STATUS(scrub_compile(NULL, 0, &options, &s,
+                                   (scrub_error **)(void *)(raw.bytes + 1)),
+                     SCRUB_STATUS_INVALID_ARGUMENT);
+        CHECK(s == NULL, "nothing compiled");
+    }
+
     /* An empty list passes everything through. */
     {
         scrub_result *r = NULL;
@@ -853,7 +986,7 @@ static void test_compile_json(void) {
         {"[{\"name\":\"A\",\"valueHex\":\"0\"}]", 0, SCRUB_STATUS_INVALID_SECRETS_JSON},
         {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"valueHex\":\"00\"}]", 0,
          SCRUB_STATUS_INVALID_SECRETS_JSON},
-        {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"hunter2hunter2\":1}]", 0,
+        {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"palceholder\":\"x\"}]", 0,
          SCRUB_STATUS_INVALID_SECRETS_JSON},
         {"[{\"name\":\"A\",\"value\":\"hunter2hunter2\",\"placeholderHex\":\"zz\"}]", 0,
          SCRUB_STATUS_INVALID_SECRETS_JSON},
@@ -879,10 +1012,10 @@ static void test_compile_json(void) {
     CHECK_STATUS(scrub_compile_json("[]", 2, &options, &s, NULL), SCRUB_STATUS_OK);
     scrub_scrubber_free(s);
     {
-        /* Text and hex forms, placeholder null, and the result. */
+        /* Text and hex forms, an empty placeholder (none), and the result. */
         const char json[] =
             "[{\"name\":\"GH_TOKEN\",\"value\":\"ghp_abcdefgh12345678\",\"placeholder\":\"fnox_proxy_1\"},"
-            " {\"name\":\"BIN\",\"valueHex\":\"00ff00ff00ff00ff\",\"placeholder\":null}]";
+            " {\"name\":\"BIN\",\"valueHex\":\"00ff00ff00ff00ff\",\"placeholder\":\"\"}]";
         const uint8_t input[] = "a ghp_abcdefgh12345678 b \x00\xff\x00\xff\x00\xff\x00\xff c";
         const char want[] = "a fnox_proxy_1 b [redacted:BIN] c";
         scrub_result *r = NULL;
@@ -1078,6 +1211,28 @@ static void test_stream_misuse(void) {
     scrub_hits_free(hits);
     scrub_stream_free(st);
 
+    /* The stream's own output pushed back into it is copied, not
+     * overwritten while it is read. */
+    {
+        scrub_stream *again = NULL;
+        const char text[] = "once ghp_abcdefgh12345678 twice\n";
+        const char want[] = "once fnox_proxy_1 twice\n";
+        buf both = {NULL, 0, 0};
+        CHECK_STATUS(scrub_stream_new(s, &again), SCRUB_STATUS_OK);
+        CHECK_STATUS(scrub_stream_push(again, (const uint8_t *)text, sizeof text - 1, &out,
+                                       &out_len),
+                     SCRUB_STATUS_OK);
+        CHECK(out_len == sizeof want - 1 && memcmp(out, want, out_len) == 0, "first pass");
+        CHECK_STATUS(scrub_stream_push(again, out, out_len, &out, &out_len), SCRUB_STATUS_OK);
+        buf_add(&both, out, out_len);
+        CHECK_STATUS(scrub_stream_end(again, &out, &out_len), SCRUB_STATUS_OK);
+        buf_add(&both, out, out_len);
+        CHECK(both.len == sizeof want - 1 && memcmp(both.data, want, both.len) == 0,
+              "own output pushed back: %.*s", (int)both.len, (const char *)both.data);
+        scrub_stream_free(again);
+        buf_free(&both);
+    }
+
     /* The scrubber may go first. */
     scrub_scrubber_free(s);
     CHECK_STATUS(scrub_stream_push(other, (const uint8_t *)"12345678!", 9, &out, &out_len),
@@ -1246,6 +1401,9 @@ int main(int argc, char **argv) {
     test_stream_misuse();
     test_shared_scrubber_threads();
     if (argc > 1 && !run_vectors(argv[1])) {
+        failed++;
+    }
+    if (argc > 2 && !run_idle(argv[2])) {
         failed++;
     }
     printf("%ld passed, %ld failed\n", passed, failed);
