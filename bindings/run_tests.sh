@@ -24,8 +24,10 @@ need c++ "apt-get install g++"
 need python3 "apt-get install python3"
 need go "apt-get install golang-go"
 
-step "cargo build --release --lib"
-cargo build --release --lib --locked
+# The library alone, with the flags the root CMakeLists.txt uses, so the two
+# share one build in target/release instead of rebuilding each other's.
+step "cargo build --release --lib --no-default-features"
+cargo build --release --lib --locked --no-default-features
 lib_dir="$root/target/release"
 
 step "C++: include/slicc_scrub.hpp (tests/cpp, ctest)"

@@ -1,7 +1,7 @@
 """Tests of the Python bindings: vectors/vectors.json (SPEC section 5) at every
 split point and one byte at a time, vectors/idle.json, and misuse.
 
-    cargo build --release --lib
+    cargo build --release
     python3 -m unittest discover -s bindings/python -v
 """
 
