@@ -1,6 +1,6 @@
 //! `slicc-scrub`, the command line tool: scrubs standard input to standard
 //! output, or runs a command and scrubs its output, or shows a demo.
-//! `slicc-scrub --help` and `docs/cli.md` describe it.
+//! `slicc-scrub --help` and the README's command line section describe it.
 
 mod args;
 mod demo;
