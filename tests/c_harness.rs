@@ -6,6 +6,9 @@
 //! It also runs vectors/idle.json (streams with idle calls, step by step).
 //! `SLICC_SCRUB_VECTORS=path` and `SLICC_SCRUB_IDLE_VECTORS=path` run it on
 //! other files.
+//!
+//! Unix only: the harness uses pthreads and gcc-style flags.
+#![cfg(unix)]
 
 mod cbuild;
 
