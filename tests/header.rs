@@ -6,6 +6,7 @@
 
 mod cbuild;
 
+#[cfg(unix)]
 use std::path::{Path, PathBuf};
 
 use cbuild::root;
