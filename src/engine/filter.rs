@@ -92,7 +92,9 @@ impl Matcher {
                         // back; walk from there until the run dies.
                         let from = at.saturating_sub(GRAM).max(done);
                         let to = walk_fragments(engine, secret, input, from, at, |p, len| {
-                            offer_fragment(engine, candidates, input, base, secret, p, len);
+                            let open = Input { bytes: input, base };
+                            let (p, len) = (base + p as u64, len as u64);
+                            offer_fragment(engine, candidates, open, base, secret, p, len);
                         });
                         match walked.iter_mut().find(|w| w.0 == secret) {
                             Some(w) => w.1 = to,

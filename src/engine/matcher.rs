@@ -241,18 +241,7 @@ impl Matcher {
             let sam = engine.secrets[secret as usize].fragments.as_ref();
             let sam = sam.expect("a run has fragments");
             run.step(sam, at, byte, |p, len| {
-                if p >= *decided {
-                    let i = input.index(p);
-                    offer_fragment(
-                        engine,
-                        candidates,
-                        input.bytes,
-                        input.base,
-                        secret,
-                        i,
-                        len as usize,
-                    );
-                }
+                offer_fragment(engine, candidates, input, *decided, secret, p, len);
             });
             run.len() >= FRAGMENT as u64
         });
@@ -270,18 +259,7 @@ impl Matcher {
         for run in runs.drain(..) {
             let secret = run.secret;
             run.finish(*end, |p, len| {
-                if p >= *decided {
-                    let i = input.index(p);
-                    offer_fragment(
-                        engine,
-                        candidates,
-                        input.bytes,
-                        input.base,
-                        secret,
-                        i,
-                        len as usize,
-                    );
-                }
+                offer_fragment(engine, candidates, input, *decided, secret, p, len);
             });
         }
     }
@@ -302,18 +280,7 @@ impl Matcher {
             let sam = engine.secrets[secret as usize].fragments.as_ref();
             let sam = sam.expect("a run has fragments");
             let growing = run.settle(sam, *end, |p, len| {
-                if p >= *decided {
-                    let i = input.index(p);
-                    offer_fragment(
-                        engine,
-                        candidates,
-                        input.bytes,
-                        input.base,
-                        secret,
-                        i,
-                        len as usize,
-                    );
-                }
+                offer_fragment(engine, candidates, input, *decided, secret, p, len);
             });
             // The first start from there that can begin a candidate.
             let Some(mut p) = growing.map(|p| p.max(*decided)) else {
@@ -480,22 +447,22 @@ pub(super) fn offer(
         .or_insert(candidate);
 }
 
-/// Offers the fragment of `secret` at `input[at..at + len]` (`base` is the
-/// position of `input[0]`): raw when it is the whole value. No candidate
-/// starts at a CR or LF.
+/// Offers the fragment of `secret` of `len` bytes at position `start`:
+/// raw when it is the whole value. Nothing before `decided` is offered, and
+/// no candidate starts at a CR or LF.
 pub(super) fn offer_fragment(
     engine: &Engine,
     candidates: &mut BTreeMap<u64, Candidate>,
-    input: &[u8],
-    base: u64,
+    input: Input<'_>,
+    decided: u64,
     secret: u32,
-    at: usize,
-    len: usize,
+    start: u64,
+    len: u64,
 ) {
-    if matches!(input[at], b'\r' | b'\n') {
+    if start < decided || matches!(input.bytes[input.index(start)], b'\r' | b'\n') {
         return;
     }
-    let whole = len == engine.secrets[secret as usize].value.len();
+    let whole = len as usize == engine.secrets[secret as usize].value.len();
     let form = if whole { Form::Raw } else { Form::Fragment };
-    offer(candidates, base + at as u64, len as u64, form, secret);
+    offer(candidates, start, len, form, secret);
 }
