@@ -1,1 +1,170 @@
-//! std::io adapters.
+//! `std::io` adapters: a [`ScrubWriter`] that scrubs everything written to
+//! it into an inner writer, and a [`ScrubReader`] that scrubs what it reads.
+
+use std::io::{self, Read, Write};
+
+use crate::form::Hit;
+use crate::scrubber::Scrubber;
+use crate::stream::Stream;
+
+/// Scrubs every byte written into `inner`. Bytes that could still become
+/// part of a match are held until more arrive, [`ScrubWriter::idle`] or
+/// [`ScrubWriter::finish`]; `flush` passes on only what is decided.
+///
+/// Dropping the writer without `finish` ends the stream and writes the held
+/// bytes, ignoring errors (as `BufWriter` does); call `finish` to see them.
+pub struct ScrubWriter<W: Write> {
+    inner: Option<W>,
+    stream: Stream,
+    out: Vec<u8>,
+}
+
+impl<W: Write> ScrubWriter<W> {
+    pub fn new(scrubber: &Scrubber, inner: W) -> ScrubWriter<W> {
+        ScrubWriter {
+            inner: Some(inner),
+            stream: scrubber.stream(),
+            out: Vec::new(),
+        }
+    }
+
+    /// Releases held bytes if fewer than 16 are held (see
+    /// [`Stream::idle`]): call after [`crate::IDLE_MS`] without input.
+    pub fn idle(&mut self) -> io::Result<()> {
+        self.stream
+            .idle_into(&mut self.out)
+            .map_err(io::Error::other)?;
+        self.write_out()?;
+        self.inner_mut().flush()
+    }
+
+    /// Hits so far.
+    pub fn hits(&self) -> Vec<Hit> {
+        self.stream.hits()
+    }
+
+    pub fn get_ref(&self) -> &W {
+        self.inner
+            .as_ref()
+            .expect("inner writer present until finish")
+    }
+
+    /// Ends the stream, writes everything held, flushes, and returns the
+    /// inner writer and the hits.
+    pub fn finish(mut self) -> io::Result<(W, Vec<Hit>)> {
+        self.stream
+            .end_into(&mut self.out)
+            .map_err(io::Error::other)?;
+        self.write_out()?;
+        self.inner_mut().flush()?;
+        let hits = self.stream.hits();
+        let inner = self
+            .inner
+            .take()
+            .expect("inner writer present until finish");
+        Ok((inner, hits))
+    }
+
+    fn inner_mut(&mut self) -> &mut W {
+        self.inner
+            .as_mut()
+            .expect("inner writer present until finish")
+    }
+
+    fn write_out(&mut self) -> io::Result<()> {
+        let inner = self
+            .inner
+            .as_mut()
+            .expect("inner writer present until finish");
+        let result = inner.write_all(&self.out);
+        self.out.clear();
+        result
+    }
+}
+
+impl<W: Write> Write for ScrubWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream
+            .push_into(buf, &mut self.out)
+            .map_err(io::Error::other)?;
+        self.write_out()?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner_mut().flush()
+    }
+}
+
+impl<W: Write> Drop for ScrubWriter<W> {
+    fn drop(&mut self) {
+        if self.inner.is_some()
+            && !self.stream.is_ended()
+            && self.stream.end_into(&mut self.out).is_ok()
+        {
+            let _ = self.write_out();
+            let _ = self.inner_mut().flush();
+        }
+    }
+}
+
+/// Reads from `inner` and yields the scrubbed bytes. Bytes that could
+/// still become part of a match are held until more input arrives or
+/// `inner` reaches its end.
+pub struct ScrubReader<R: Read> {
+    inner: R,
+    stream: Stream,
+    chunk: Box<[u8]>,
+    out: Vec<u8>,
+    /// Bytes of `out` already returned.
+    taken: usize,
+    eof: bool,
+}
+
+impl<R: Read> ScrubReader<R> {
+    pub fn new(scrubber: &Scrubber, inner: R) -> ScrubReader<R> {
+        ScrubReader {
+            inner,
+            stream: scrubber.stream(),
+            chunk: vec![0; 16 * 1024].into_boxed_slice(),
+            out: Vec::new(),
+            taken: 0,
+            eof: false,
+        }
+    }
+
+    /// Hits so far (all of them once `read` has returned 0).
+    pub fn hits(&self) -> Vec<Hit> {
+        self.stream.hits()
+    }
+
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+impl<R: Read> Read for ScrubReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.taken < self.out.len() {
+                let n = buf.len().min(self.out.len() - self.taken);
+                buf[..n].copy_from_slice(&self.out[self.taken..self.taken + n]);
+                self.taken += n;
+                return Ok(n);
+            }
+            if self.eof || buf.is_empty() {
+                return Ok(0);
+            }
+            self.out.clear();
+            self.taken = 0;
+            let n = self.inner.read(&mut self.chunk)?;
+            let pushed = if n == 0 {
+                self.eof = true;
+                self.stream.end_into(&mut self.out)
+            } else {
+                self.stream.push_into(&self.chunk[..n], &mut self.out)
+            };
+            pushed.map_err(io::Error::other)?;
+        }
+    }
+}

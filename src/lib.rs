@@ -26,18 +26,22 @@
 
 mod engine;
 mod error;
+pub mod ffi;
 mod form;
 pub mod io;
 mod patterns;
 mod scrubber;
 mod secret;
+mod secrets_json;
 mod stream;
 
 pub use error::{CompileError, StreamError};
 pub use form::{Form, Hit};
+pub use io::{ScrubReader, ScrubWriter};
 pub use patterns::{Pattern, patterns};
 pub use scrubber::{Scrubbed, ScrubbedText, Scrubber, compile};
 pub use secret::{Options, Secret};
+pub use secrets_json::{SecretsJsonError, secrets_from_json};
 pub use stream::Stream;
 
 /// Length of a fragment window: a value longer than this is also found by

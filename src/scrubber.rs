@@ -86,8 +86,9 @@ impl Scrubber {
     pub fn bytes(&self, input: &[u8]) -> Scrubbed {
         let mut matcher = Matcher::new(&self.engine);
         let mut output = Vec::with_capacity(input.len() + input.len() / 64);
-        matcher.push(&self.engine, input, &mut output);
-        matcher.flush(&self.engine, &mut output);
+        // The matcher reads the input in place: nothing is copied in.
+        matcher.feed(&self.engine, input, 0, &mut output);
+        matcher.finish(&self.engine, input, 0, &mut output);
         Scrubbed {
             output,
             hits: matcher.hits(&self.engine),

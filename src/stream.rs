@@ -18,8 +18,14 @@ use crate::form::Hit;
 pub struct Stream {
     engine: Arc<Engine>,
     matcher: Matcher,
+    /// The undecided input: from `matcher.decided()` to its end.
+    held: Vec<u8>,
     ended: bool,
 }
+
+/// A large push is taken in pieces of this size, so what a stream buffers
+/// stays small whatever the caller pushes.
+const PIECE: usize = 1 << 20;
 
 impl Stream {
     pub(crate) fn new(engine: Arc<Engine>) -> Stream {
@@ -27,6 +33,7 @@ impl Stream {
         Stream {
             engine,
             matcher,
+            held: Vec::new(),
             ended: false,
         }
     }
@@ -43,7 +50,12 @@ impl Stream {
     /// large enough).
     pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
-        self.matcher.push(&self.engine, chunk, out);
+        for piece in chunk.chunks(PIECE) {
+            let base = self.matcher.decided();
+            self.held.extend_from_slice(piece);
+            self.matcher.feed(&self.engine, &self.held, base, out);
+            self.release(base);
+        }
         Ok(())
     }
 
@@ -62,7 +74,7 @@ impl Stream {
     pub fn idle_into(&mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
         if self.matcher.held() < FRAGMENT {
-            self.matcher.flush(&self.engine, out);
+            self.flush(out);
         }
         Ok(())
     }
@@ -78,7 +90,7 @@ impl Stream {
     /// As [`Stream::end`], appending to `out`.
     pub fn end_into(&mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
-        self.matcher.flush(&self.engine, out);
+        self.flush(out);
         self.ended = true;
         Ok(())
     }
@@ -96,6 +108,20 @@ impl Stream {
     /// Whether [`Stream::end`] has been called.
     pub fn is_ended(&self) -> bool {
         self.ended
+    }
+
+    /// Decides everything held, as at the end of the input.
+    fn flush(&mut self, out: &mut Vec<u8>) {
+        let base = self.matcher.decided();
+        self.matcher.finish(&self.engine, &self.held, base, out);
+        self.release(base);
+    }
+
+    /// Drops the held bytes that are decided now; `base` is where `held`
+    /// started.
+    fn release(&mut self, base: u64) {
+        let decided = (self.matcher.decided() - base) as usize;
+        self.held.drain(..decided);
     }
 
     fn check(&self) -> Result<(), StreamError> {

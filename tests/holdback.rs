@@ -201,6 +201,17 @@ fn scenarios() -> Vec<Scenario> {
             ],
         },
         Scenario {
+            // SPEC §2.8: "A candidate, wrapped or not, never starts at a CR
+            // or LF", read literally (as vectors/ does): a value that starts
+            // with LF has no raw match, in either line-end form.
+            name: "raw value that starts with LF never matches raw",
+            whole: "x\\nBEGIN-KEY y\\r\\nBEGIN-KEY",
+            secrets: vec![s("N", b"\nBEGIN-KEY")],
+            same_length: false,
+            input: b"x\nBEGIN-KEY y\r\nBEGIN-KEY".to_vec(),
+            steps: vec![],
+        },
+        Scenario {
             name: "repetitive value: fragments at many offsets",
             whole: "x*******************abababababay",
             secrets: vec![s("R", b"abababababababababab")],
@@ -408,7 +419,7 @@ fn no_candidate_starts_at_cr_or_lf() {
             value: b"abc\ndefgh",
             input: b"abc\ndefgh abc\r\ndefgh",
             whole: "[redacted:N] [redacted:N]",
-            first: (14, "[redacted:N] ", 3),
+            first: (13, "[redacted:N] ", 3),
         },
     ];
     for c in cases {

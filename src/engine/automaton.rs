@@ -4,17 +4,20 @@
 //! for is, whether that suffix is a proper prefix of a pattern, and its
 //! failure link. Streaming needs these to know exactly what to hold back.
 
-use std::collections::HashMap;
-
 use aho_corasick::automaton::Automaton as _;
 use aho_corasick::automaton::StateID;
 use aho_corasick::nfa::contiguous::NFA;
 use aho_corasick::{Anchored, MatchKind, PatternID};
 
+use super::hash::IntMap;
+
 pub(crate) struct Automaton {
     nfa: NFA,
     start: StateID,
-    info: HashMap<StateID, StateInfo>,
+    info: IntMap<StateID, StateInfo>,
+    /// `StateInfo::pending` by state id, for the one lookup every push
+    /// makes; `u16::MAX` means "look in `info`".
+    pending_by_id: Vec<u16>,
 }
 
 #[derive(Clone, Copy)]
@@ -25,6 +28,9 @@ struct StateInfo {
     proper_prefix: bool,
     /// The state of the longest proper suffix that is also a trie node.
     fail: StateID,
+    /// Length of the longest suffix that is a proper prefix: the answer of
+    /// [`Automaton::pending`] when no limit applies, without a walk.
+    pending: u32,
 }
 
 impl Automaton {
@@ -39,7 +45,7 @@ impl Automaton {
         let start = nfa
             .start_state(Anchored::No)
             .expect("unanchored search is supported");
-        let mut info: HashMap<StateID, StateInfo> = HashMap::new();
+        let mut info: IntMap<StateID, StateInfo> = IntMap::default();
         // Walking a pattern from the start visits the trie nodes of its
         // prefixes; the failure link of node wb is next(fail(w), b), the
         // classic construction, with the crate's transition function.
@@ -59,12 +65,35 @@ impl Automaton {
                     depth: (i + 1) as u32,
                     proper_prefix: false,
                     fail: next_fail,
+                    pending: 0,
                 });
                 state = next;
                 fail = next_fail;
             }
         }
-        Automaton { nfa, start, info }
+        // Failure links point to shallower states: fill by depth.
+        let mut by_depth: Vec<(u32, StateID)> = info.iter().map(|(&s, i)| (i.depth, s)).collect();
+        by_depth.sort_unstable_by_key(|&(depth, _)| depth);
+        for (_, state) in by_depth {
+            let this = info[&state];
+            let pending = if this.proper_prefix {
+                this.depth
+            } else {
+                info.get(&this.fail).map_or(0, |fail| fail.pending)
+            };
+            info.get_mut(&state).expect("state listed").pending = pending;
+        }
+        let ids = info.keys().map(|s| s.as_usize() + 1).max().unwrap_or(0);
+        let mut pending_by_id = vec![0u16; ids];
+        for (state, i) in &info {
+            pending_by_id[state.as_usize()] = u16::try_from(i.pending).unwrap_or(u16::MAX);
+        }
+        Automaton {
+            nfa,
+            start,
+            info,
+            pending_by_id,
+        }
     }
 
     pub(crate) fn start(&self) -> StateID {
@@ -93,6 +122,14 @@ impl Automaton {
     /// that is a proper prefix of some pattern (0 when there is none), given
     /// the state the input has led to.
     pub(crate) fn pending(&self, mut state: StateID, limit: u64) -> u64 {
+        let quick = self
+            .pending_by_id
+            .get(state.as_usize())
+            .copied()
+            .unwrap_or(0);
+        if quick != u16::MAX && u64::from(quick) <= limit {
+            return u64::from(quick);
+        }
         while state != self.start {
             let Some(info) = self.info.get(&state) else {
                 return 0;
@@ -107,6 +144,7 @@ impl Automaton {
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.nfa.memory_usage()
+            + self.pending_by_id.capacity() * 2
             + self.info.capacity() * (std::mem::size_of::<(StateID, StateInfo)>() + 8)
     }
 }

@@ -1,6 +1,7 @@
-//! The matching state of one stream, SPEC §3 and §4. Both automata are
-//! stepped once per input byte, whatever the chunking; candidates are kept
-//! by start position; a match is decided as soon as nothing that can still
+//! The matching state of one stream, SPEC §3 and §4. Small pushes step both
+//! automata over every byte; large ones go through the seed filter
+//! (`filter.rs`), which finds the same candidates. Candidates are kept by
+//! start position; a match is decided as soon as nothing that can still
 //! arrive could change it, and only the bytes that could still become part
 //! of a match are held.
 
@@ -9,12 +10,13 @@ use std::collections::{BTreeMap, VecDeque};
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
+use super::fragments::Run;
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
 /// The best candidate known at one start position.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Candidate {
+pub(super) struct Candidate {
     /// Span in original input bytes.
     len: u64,
     form: Form,
@@ -28,73 +30,101 @@ impl Candidate {
     }
 }
 
-/// A fragment window found at `start`, being extended along its value.
-struct Extension {
-    start: u64,
-    secret: u32,
-    /// Offset of the window in the value.
-    offset: u32,
-    /// Index in the value of the next byte to compare.
-    next: u32,
-}
-
 /// Bytes scanned before candidates are decided and output is emitted, so a
 /// large push holds little.
-const BLOCK: usize = 16 * 1024;
+const BLOCK: usize = 256 * 1024;
+
+/// The input as the matcher sees it: `bytes[0]` is at position `base`, at
+/// or before the first undecided byte, and `bytes` runs to the end of the
+/// input so far.
+#[derive(Clone, Copy)]
+pub(super) struct Input<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) base: u64,
+}
+
+impl Input<'_> {
+    pub(super) fn index(&self, position: u64) -> usize {
+        (position - self.base) as usize
+    }
+
+    pub(super) fn end(&self) -> u64 {
+        self.base + self.bytes.len() as u64
+    }
+}
 
 pub(crate) struct Matcher {
-    /// Input from `decided` to `end`, not yet emitted.
-    held: Vec<u8>,
     /// Everything before this position is decided and emitted.
-    decided: u64,
+    pub(super) decided: u64,
     /// Bytes consumed so far.
-    end: u64,
-    direct_state: StateID,
-    view_state: StateID,
+    pub(super) end: u64,
+    pub(super) direct_state: StateID,
+    pub(super) view_state: StateID,
     /// Positions of the CR and LF bytes at or after `decided`.
-    line_breaks: VecDeque<u64>,
-    candidates: BTreeMap<u64, Candidate>,
-    extensions: Vec<Extension>,
+    pub(super) line_breaks: VecDeque<u64>,
+    pub(super) candidates: BTreeMap<u64, Candidate>,
+    /// Fragment runs in progress, at most one per secret.
+    pub(super) runs: Vec<Run>,
     /// Per secret, per form: matches replaced.
-    counts: Vec<[u64; 8]>,
+    pub(super) counts: Vec<[u64; 8]>,
 }
 
 impl Matcher {
     pub(crate) fn new(engine: &Engine) -> Matcher {
         Matcher {
-            held: Vec::new(),
             decided: 0,
             end: 0,
             direct_state: engine.direct.start(),
             view_state: engine.view.start(),
             line_breaks: VecDeque::new(),
             candidates: BTreeMap::new(),
-            extensions: Vec::new(),
+            runs: Vec::new(),
             counts: vec![[0; 8]; engine.secrets.len()],
         }
     }
 
     /// Bytes held: input that could still become part of a match.
     pub(crate) fn held(&self) -> usize {
-        self.held.len()
+        (self.end - self.decided) as usize
     }
 
-    /// Scans `chunk` and appends to `out` every byte that is decided.
-    pub(crate) fn push(&mut self, engine: &Engine, chunk: &[u8], out: &mut Vec<u8>) {
-        for block in chunk.chunks(BLOCK) {
-            let from = self.held.len();
-            self.held.extend_from_slice(block);
-            self.scan(engine, from);
-            self.decide(engine, out, false);
+    /// Everything before this position is decided and emitted.
+    pub(crate) fn decided(&self) -> u64 {
+        self.decided
+    }
+
+    /// Scans the bytes of `data` not scanned before and appends to `out`
+    /// every byte that is decided. `data[0]` is at position `base`, at or
+    /// before [`Matcher::decided`]; `data` runs to the end of the input.
+    pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
+        // Below this, stepping the automata over every byte costs less than
+        // filtering and then stepping over the last `longest` bytes anyway.
+        let filter_from = 4 * engine.longest + 256;
+        let mut done = (self.end - base) as usize;
+        while done < data.len() {
+            let stop = (done + BLOCK).min(data.len());
+            let input = Input {
+                bytes: &data[..stop],
+                base,
+            };
+            if stop - done >= filter_from {
+                self.scan_filtered(engine, input);
+            } else {
+                self.scan(engine, input, done);
+            }
+            self.decide(engine, input, out, false);
+            done = stop;
         }
     }
 
     /// Decides everything held as if the input ended here, appends it to
     /// `out`, and starts afresh: no later match can begin before this point.
-    pub(crate) fn flush(&mut self, engine: &Engine, out: &mut Vec<u8>) {
-        self.finish_extensions(engine);
-        self.decide(engine, out, true);
-        debug_assert!(self.held.is_empty());
+    /// `data` and `base` as for [`Matcher::feed`], with nothing new in it.
+    pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
+        let input = Input { bytes: data, base };
+        debug_assert_eq!(input.end(), self.end);
+        self.finish_runs(engine, input);
+        self.decide(engine, input, out, true);
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
         self.line_breaks.clear();
@@ -118,14 +148,12 @@ impl Matcher {
         hits
     }
 
-    /// Steps both automata over `held[from..]`, collecting candidates.
-    fn scan(&mut self, engine: &Engine, from: usize) {
-        let base = self.decided;
-        for i in from..self.held.len() {
-            let byte = self.held[i];
-            let at = base + i as u64;
-            if !self.extensions.is_empty() {
-                self.extend(engine, at, byte);
+    /// Steps both automata over `input.bytes[from..]`, collecting candidates.
+    pub(super) fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
+        for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
+            let at = input.base + i as u64;
+            if !self.runs.is_empty() {
+                self.step_runs(engine, input, at, byte);
             }
             self.direct_state = engine.direct.next(self.direct_state, byte);
             if engine.direct.is_match(self.direct_state) {
@@ -140,7 +168,7 @@ impl Matcher {
                 }
             }
         }
-        self.end = base + self.held.len() as u64;
+        self.end = input.end();
     }
 
     /// Patterns of the direct automaton ending at `at`.
@@ -154,18 +182,14 @@ impl Matcher {
             if let Some((form, secret)) = entry.owner {
                 self.offer(start, len as u64, form, secret);
             }
-            for &(secret, offset) in &entry.windows {
-                let next = offset + FRAGMENT as u32;
-                if next as usize == engine.secrets[secret as usize].value.len() {
-                    self.offer(start, FRAGMENT as u64, Form::Fragment, secret);
-                } else {
-                    self.extensions.push(Extension {
-                        start,
-                        secret,
-                        offset,
-                        next,
-                    });
+            for &secret in &entry.windows {
+                if self.runs.iter().any(|r| r.secret == secret) {
+                    continue; // the run already covers this window
                 }
+                let sam = engine.secrets[secret as usize].fragments.as_ref();
+                let sam = sam.expect("a value with windows has fragments");
+                self.runs
+                    .push(Run::new(sam, secret, &engine.direct_patterns[id]));
             }
         }
     }
@@ -203,61 +227,86 @@ impl Matcher {
         (start >= self.decided).then_some(start)
     }
 
-    /// Extends every fragment in progress by the byte at `at`.
-    fn extend(&mut self, engine: &Engine, at: u64, byte: u8) {
-        let mut i = 0;
-        while i < self.extensions.len() {
-            let e = &mut self.extensions[i];
-            let value = &engine.secrets[e.secret as usize].value;
-            if value[e.next as usize] == byte {
-                e.next += 1;
-                if (e.next as usize) < value.len() {
-                    i += 1;
-                    continue;
-                }
-                // Reached the value's end: a window at offset 0 that got
-                // here covers the whole value, a raw match.
-                let form = if e.offset == 0 {
-                    Form::Raw
-                } else {
-                    Form::Fragment
-                };
-                let (start, secret) = (e.start, e.secret);
-                self.extensions.swap_remove(i);
-                self.offer(start, at + 1 - start, form, secret);
-            } else {
-                let (start, secret) = (e.start, e.secret);
-                self.extensions.swap_remove(i);
-                self.offer(start, at - start, Form::Fragment, secret);
-            }
+    /// Every fragment run in progress reads the byte at `at`; a run that
+    /// falls below 16 bytes ends (a new window starts it again).
+    fn step_runs(&mut self, engine: &Engine, input: Input<'_>, at: u64, byte: u8) {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            ..
+        } = self;
+        runs.retain_mut(|run| {
+            let secret = run.secret;
+            let sam = engine.secrets[secret as usize].fragments.as_ref();
+            let sam = sam.expect("a run has fragments");
+            run.step(sam, at, byte, |p, len| {
+                offer_fragment(engine, candidates, input, *decided, secret, p, len);
+            });
+            run.len() >= FRAGMENT as u64
+        });
+    }
+
+    /// The input ends here: every fragment run stops where it is.
+    fn finish_runs(&mut self, engine: &Engine, input: Input<'_>) {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        for run in runs.drain(..) {
+            let secret = run.secret;
+            run.finish(*end, |p, len| {
+                offer_fragment(engine, candidates, input, *decided, secret, p, len);
+            });
         }
     }
 
-    /// At the end of the input, fragments in progress stop where they are.
-    fn finish_extensions(&mut self, _engine: &Engine) {
-        let end = self.end;
-        for e in std::mem::take(&mut self.extensions) {
-            self.offer(e.start, end - e.start, Form::Fragment, e.secret);
+    /// Offers the fragments of the runs in progress that cannot grow any
+    /// more, and returns the earliest start of one that can.
+    fn settle_runs(&mut self, engine: &Engine, input: Input<'_>) -> Option<u64> {
+        let Matcher {
+            runs,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        let mut earliest: Option<u64> = None;
+        for run in runs.iter() {
+            let secret = run.secret;
+            let sam = engine.secrets[secret as usize].fragments.as_ref();
+            let sam = sam.expect("a run has fragments");
+            let growing = run.settle(sam, *end, |p, len| {
+                offer_fragment(engine, candidates, input, *decided, secret, p, len);
+            });
+            // The first start from there that can begin a candidate.
+            let Some(mut p) = growing.map(|p| p.max(*decided)) else {
+                continue;
+            };
+            while p + FRAGMENT as u64 <= *end
+                && matches!(input.bytes[input.index(p)], b'\r' | b'\n')
+            {
+                p += 1;
+            }
+            if p + FRAGMENT as u64 <= *end {
+                earliest = Some(earliest.map_or(p, |e| e.min(p)));
+            }
         }
+        earliest
     }
 
     fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
-        let candidate = Candidate { len, form, secret };
-        self.candidates
-            .entry(start)
-            .and_modify(|best| {
-                if candidate.beats(best) {
-                    *best = candidate;
-                }
-            })
-            .or_insert(candidate);
+        offer(&mut self.candidates, start, len, form, secret);
     }
 
     /// The earliest position at or after `decided` where the input so far
     /// could still become a candidate longer than any complete one there.
-    fn pending(&self, engine: &Engine) -> Option<u64> {
+    fn pending(&self, engine: &Engine, fragments: Option<u64>) -> Option<u64> {
         let open = self.end - self.decided;
-        let mut earliest = None::<u64>;
+        let mut earliest = fragments;
         let mut consider = |p: u64| {
             earliest = Some(earliest.map_or(p, |e| e.min(p)));
         };
@@ -279,78 +328,92 @@ impl Matcher {
                 consider(start);
             }
         }
-        for e in &self.extensions {
-            consider(e.start);
-        }
         earliest
     }
 
     /// Replaces, leftmost first, every candidate that nothing still to come
     /// could change, and emits everything before the earliest pending
     /// position (everything, when `all`).
-    fn decide(&mut self, engine: &Engine, out: &mut Vec<u8>, all: bool) {
-        let mut emitted = 0usize; // bytes of `held` already handled
-        let mut pending = if all { None } else { self.pending(engine) };
+    fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
+        let mut emitted = input.index(self.decided);
+        let mut pending = if all {
+            None
+        } else {
+            let fragments = self.settle_runs(engine, input);
+            self.pending(engine, fragments)
+        };
         while let Some((&start, &best)) = self.candidates.first_key_value() {
             if pending.is_some_and(|p| start >= p) {
                 break;
             }
-            let from = (start - self.decided) as usize;
+            let from = input.index(start);
             let to = from + best.len as usize;
-            out.extend_from_slice(&self.held[emitted..from]);
-            self.replace(engine, &best, from, to, out);
+            out.extend_from_slice(&input.bytes[emitted..from]);
+            self.replace(engine, &best, &input.bytes[from..to], out);
             emitted = to;
-            let new_decided = self.decided + to as u64;
+            let end = start + best.len;
             while self
                 .candidates
                 .first_key_value()
-                .is_some_and(|(&s, _)| s < new_decided)
+                .is_some_and(|(&s, _)| s < end)
             {
                 self.candidates.pop_first();
             }
-            if pending.is_some_and(|p| p < new_decided) {
+            self.advance_to(end);
+            if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
-                // its end.
-                self.advance(emitted);
-                emitted = 0;
-                pending = self.pending(engine);
+                // its end, with the automata stepped afresh from there so
+                // their states stand for what follows the match only.
+                self.restart_automata(engine, input);
+                let fragments = self.settle_runs(engine, input);
+                pending = self.pending(engine, fragments);
             }
         }
         let stop = match pending {
-            Some(p) => (p - self.decided) as usize,
-            None => self.held.len(),
+            Some(p) => input.index(p),
+            None => input.bytes.len(),
         };
         if stop > emitted {
-            out.extend_from_slice(&self.held[emitted..stop]);
+            out.extend_from_slice(&input.bytes[emitted..stop]);
+            self.advance_to(input.base + stop as u64);
         }
-        self.advance(stop.max(emitted));
     }
 
-    /// Drops the first `n` held bytes: they are decided and emitted.
-    fn advance(&mut self, n: usize) {
-        if n == 0 {
-            return;
+    /// Steps both automata afresh over the undecided input, finding nothing
+    /// new (every candidate there is known) but forgetting what started
+    /// before `decided`: a match just decided there.
+    fn restart_automata(&mut self, engine: &Engine, input: Input<'_>) {
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.line_breaks.clear();
+        for (i, &byte) in input
+            .bytes
+            .iter()
+            .enumerate()
+            .skip(input.index(self.decided))
+        {
+            self.direct_state = engine.direct.next(self.direct_state, byte);
+            if byte == b'\r' || byte == b'\n' {
+                self.line_breaks.push_back(input.base + i as u64);
+            } else {
+                self.view_state = engine.view.next(self.view_state, byte);
+            }
         }
-        self.held.drain(..n);
-        self.decided += n as u64;
+    }
+
+    /// Everything before `position` is decided and emitted.
+    fn advance_to(&mut self, position: u64) {
+        self.decided = position;
         let decided = self.decided;
         while self.line_breaks.front().is_some_and(|&p| p < decided) {
             self.line_breaks.pop_front();
         }
-        self.extensions.retain(|e| e.start >= decided);
     }
 
-    fn replace(
-        &mut self,
-        engine: &Engine,
-        best: &Candidate,
-        from: usize,
-        to: usize,
-        out: &mut Vec<u8>,
-    ) {
+    fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
         self.counts[best.secret as usize][best.form as usize] += 1;
         if engine.same_length {
-            out.extend(self.held[from..to].iter().map(|&b| match b {
+            out.extend(span.iter().map(|&b| match b {
                 b'\r' | b'\n' => b,
                 _ => b'*',
             }));
@@ -363,4 +426,43 @@ impl Matcher {
             &secret.redaction
         });
     }
+}
+
+/// Records a candidate, keeping the best one per start position.
+pub(super) fn offer(
+    candidates: &mut BTreeMap<u64, Candidate>,
+    start: u64,
+    len: u64,
+    form: Form,
+    secret: u32,
+) {
+    let candidate = Candidate { len, form, secret };
+    candidates
+        .entry(start)
+        .and_modify(|best| {
+            if candidate.beats(best) {
+                *best = candidate;
+            }
+        })
+        .or_insert(candidate);
+}
+
+/// Offers the fragment of `secret` of `len` bytes at position `start`:
+/// raw when it is the whole value. Nothing before `decided` is offered, and
+/// no candidate starts at a CR or LF.
+pub(super) fn offer_fragment(
+    engine: &Engine,
+    candidates: &mut BTreeMap<u64, Candidate>,
+    input: Input<'_>,
+    decided: u64,
+    secret: u32,
+    start: u64,
+    len: u64,
+) {
+    if start < decided || matches!(input.bytes[input.index(start)], b'\r' | b'\n') {
+        return;
+    }
+    let whole = len as usize == engine.secrets[secret as usize].value.len();
+    let form = if whole { Form::Raw } else { Form::Fragment };
+    offer(candidates, start, len, form, secret);
 }

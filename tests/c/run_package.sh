@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs the C library (static and shared, header, CMake package,
+# pkg-config files) into a fresh prefix, then builds and runs the consumer
+# project examples/c/ against the installed package: with CMake
+# (find_package(slicc_scrub CONFIG REQUIRED), slicc_scrub::slicc_scrub) once
+# shared and once static, and hello.c with pkg-config, shared and static.
+# The consumer's ctest includes prompt_latency: a prompt without a newline
+# must get through scrub_run (a child process forwarded through a stream,
+# scrub_stream_idle after SCRUB_IDLE_MS) in about SCRUB_IDLE_MS.
+#
+# Run from anywhere; builds in build/ (SLICC_SCRUB_BUILD_DIR overrides it).
+# Needs: a Rust toolchain, a C compiler, `apt-get install -y cmake pkg-config`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+build="${SLICC_SCRUB_BUILD_DIR:-build}"
+for tool in cmake ctest pkg-config cargo cc; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "run_package.sh: $tool is missing (apt-get install -y cmake pkg-config)" >&2
+        exit 1
+    fi
+done
+prefix="$PWD/$build/prefix"
+passed=0
+rm -rf "$prefix" "$build/consumer-shared" "$build/consumer-static" "$build/pkgconfig"
+
+# The library: configured as by run_sanitizers.sh when it ran before, so the
+# two share one build.
+cmake -S . -B "$build/c" -DCMAKE_BUILD_TYPE=Debug
+cmake --build "$build/c" --parallel 2 --target slicc_scrub_cargo
+cmake --install "$build/c" --prefix "$prefix"
+
+# CMake consumers.
+for kind in shared static; do
+    static=OFF
+    [ "$kind" = static ] && static=ON
+    cmake -S examples/c -B "$build/consumer-$kind" -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_PREFIX_PATH="$prefix" -DSLICC_SCRUB_USE_STATIC="$static"
+    cmake --build "$build/consumer-$kind" --parallel 2
+    if command -v ldd >/dev/null; then
+        if ldd "$build/consumer-$kind/hello" | grep slicc_scrub >/dev/null; then linked=shared; else linked=static; fi
+        if [ "$linked" != "$kind" ]; then
+            echo "run_package.sh: the $kind consumer linked the $linked library" >&2
+            exit 1
+        fi
+    fi
+    log="$build/consumer-$kind/ctest.log"
+    if ! ctest --test-dir "$build/consumer-$kind" --output-on-failure --no-tests=error -V \
+        >"$log" 2>&1; then
+        cat "$log"
+        echo "run_package.sh: the $kind CMake consumer failed" >&2
+        exit 1
+    fi
+    echo "CMake consumer ($kind):"
+    grep -E '^[0-9]+: prompt|tests passed' "$log"
+    passed=$((passed + 1))
+done
+
+# pkg-config consumers.
+pc_dir="$(dirname "$(find "$prefix" -name slicc_scrub.pc | head -n 1)")"
+export PKG_CONFIG_PATH="$pc_dir"
+mkdir -p "$build/pkgconfig"
+flags=(-std=c99 -Wall -Wextra -Werror -pedantic)
+# shellcheck disable=SC2046
+cc "${flags[@]}" examples/c/hello.c -o "$build/pkgconfig/hello_shared" \
+    $(pkg-config --cflags --libs slicc_scrub) \
+    -Wl,-rpath,"$(pkg-config --variable=libdir slicc_scrub)"
+# shellcheck disable=SC2046
+cc "${flags[@]}" examples/c/hello.c -o "$build/pkgconfig/hello_static" \
+    $(pkg-config --cflags --libs slicc_scrub-static)
+for kind in shared static; do
+    "$build/pkgconfig/hello_$kind" | tail -n 1 | grep -qx ok
+    passed=$((passed + 1))
+done
+if command -v ldd >/dev/null && ldd "$build/pkgconfig/hello_static" | grep slicc_scrub >/dev/null; then
+    echo "run_package.sh: hello_static links the shared library" >&2
+    exit 1
+fi
+echo "pkg-config consumers: ok (shared and static)"
+echo "run_package: $passed passed, 0 failed"

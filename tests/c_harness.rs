@@ -1,0 +1,117 @@
+//! Builds the C test harness (tests/c/) with the `cc` crate against the
+//! static library cargo just built, and runs it on vectors/vectors.json:
+//! every case through scrub_bytes, at every split point and one byte at a
+//! time, compared in C; plus the misuse and thread tests.
+//!
+//! It also runs vectors/idle.json (streams with idle calls, step by step).
+//! `SLICC_SCRUB_VECTORS=path` and `SLICC_SCRUB_IDLE_VECTORS=path` run it on
+//! other files.
+//!
+//! Unix only: the harness uses pthreads and gcc-style flags.
+#![cfg(unix)]
+
+mod cbuild;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use cbuild::root;
+
+/// The static library of this build. The test binary lives in
+/// `target/<profile>/deps/`, where cargo also writes the library's
+/// staticlib when it builds the library for the tests (it copies it up to
+/// `target/<profile>/` only for `cargo build`).
+fn staticlib() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let deps = exe.parent().expect("target/<profile>/deps");
+    [deps, deps.parent().unwrap_or(deps)]
+        .iter()
+        .map(|dir| dir.join("libslicc_scrub.a"))
+        .filter(|path| path.exists())
+        .max_by_key(|path| {
+            std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::SystemTime::UNIX_EPOCH)
+        })
+        .expect("libslicc_scrub.a: cargo builds it with the library (crate-type staticlib)")
+}
+
+/// The system libraries a static Rust library needs on this platform
+/// (`rustc --print native-static-libs`).
+fn native_libs() -> &'static [&'static str] {
+    if cfg!(target_os = "linux") {
+        &[
+            "-lgcc_s",
+            "-lutil",
+            "-lrt",
+            "-lpthread",
+            "-lm",
+            "-ldl",
+            "-lc",
+        ]
+    } else if cfg!(target_os = "macos") {
+        &["-lSystem", "-lc", "-lm", "-liconv"]
+    } else {
+        &["-lpthread", "-lm"]
+    }
+}
+
+fn build_harness() -> PathBuf {
+    let root = root();
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_harness");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join("scrub_c_tests");
+    let staticlib = staticlib();
+    let output = cbuild::compiler(false)
+        .to_command()
+        .args(["-std=c99", "-D_POSIX_C_SOURCE=200809L"])
+        .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-pthread"])
+        .arg("-I")
+        .arg(root.join("include"))
+        .arg(root.join("tests/c/harness.c"))
+        .arg(root.join("tests/c/mini_json.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(&staticlib)
+        .args(native_libs())
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        output.status.success(),
+        "the C harness does not build:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+#[test]
+fn c_harness_passes() {
+    let exe = build_harness();
+    let path = |var: &str, default: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join(default))
+    };
+    let vectors = path("SLICC_SCRUB_VECTORS", "vectors/vectors.json");
+    let idle = path("SLICC_SCRUB_IDLE_VECTORS", "vectors/idle.json");
+    for file in [&vectors, &idle] {
+        assert!(file.exists(), "{} is missing", file.display());
+    }
+    let output = Command::new(&exe)
+        .arg(&vectors)
+        .arg(&idle)
+        .output()
+        .expect("run the C harness");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(
+        output.status.success(),
+        "the C harness failed ({}):\n{stderr}\n{stdout}",
+        output.status
+    );
+    assert!(
+        stdout.contains("vectors: ") && stdout.contains("idle: "),
+        "the C harness ran no vectors:\n{stdout}"
+    );
+}

@@ -1,0 +1,591 @@
+// The C++ test of slicc-scrub: runs vectors/vectors.json (SPEC §5) through
+// include/slicc_scrub.hpp, and vectors/idle.json when given, plus the
+// wrapper's own checks (errors, moves, misuse).
+//
+//   slicc_scrub_cpp_test VECTORS.json [IDLE.json]
+//
+// For every case: bytes(input), compiled both with Scrubber::compile and with
+// Scrubber::from_json (the case's own secrets text), gives output and hits;
+// for every split point i, push(input[..i]), push(input[i..]), end() gives
+// them; and one byte at a time, then end(). Hits are compared in any order.
+// Ends with "N passed, N failed" and exits non-zero on any failure.
+#include <slicc_scrub.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// A tiny JSON reader: enough for the vectors (objects, arrays, strings with
+// every escape, integers, true/false/null). Each value keeps the span of its
+// source text, so a case's secrets can be handed to from_json as written.
+// ---------------------------------------------------------------------------
+
+struct Json {
+    enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+    bool boolean = false;
+    long long number = 0;
+    std::string string;
+    std::vector<Json> items;
+    std::vector<std::pair<std::string, Json>> members;
+    std::string_view source;
+
+    const Json *get(std::string_view key) const {
+        for (const auto &m : members) {
+            if (m.first == key) {
+                return &m.second;
+            }
+        }
+        return nullptr;
+    }
+};
+
+class Parser {
+  public:
+    explicit Parser(std::string_view text) : text_(text) {}
+
+    Json parse() {
+        Json value = parse_value();
+        skip_space();
+        if (pos_ != text_.size()) {
+            fail("trailing text");
+        }
+        return value;
+    }
+
+  private:
+    [[noreturn]] void fail(const char *what) const {
+        throw std::runtime_error(std::string("JSON: ") + what + " at byte " + std::to_string(pos_));
+    }
+
+    void skip_space() {
+        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
+                                       text_[pos_] == '\r' || text_[pos_] == '\t')) {
+            ++pos_;
+        }
+    }
+
+    bool take(char c) {
+        skip_space();
+        if (pos_ < text_.size() && text_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+
+    void expect(char c) {
+        if (!take(c)) {
+            fail("unexpected character");
+        }
+    }
+
+    bool take_word(std::string_view word) {
+        if (text_.substr(pos_, word.size()) == word) {
+            pos_ += word.size();
+            return true;
+        }
+        return false;
+    }
+
+    Json parse_value() {
+        skip_space();
+        const std::size_t start = pos_;
+        Json value;
+        if (pos_ >= text_.size()) {
+            fail("unexpected end");
+        }
+        const char c = text_[pos_];
+        if (c == '{') {
+            value.kind = Json::Object;
+            ++pos_;
+            if (!take('}')) {
+                do {
+                    skip_space();
+                    std::string key = parse_string();
+                    expect(':');
+                    Json member = parse_value();
+                    value.members.emplace_back(std::move(key), std::move(member));
+                } while (take(','));
+                expect('}');
+            }
+        } else if (c == '[') {
+            value.kind = Json::Array;
+            ++pos_;
+            if (!take(']')) {
+                do {
+                    value.items.push_back(parse_value());
+                } while (take(','));
+                expect(']');
+            }
+        } else if (c == '"') {
+            value.kind = Json::String;
+            value.string = parse_string();
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            value.kind = Json::Number;
+            std::size_t used = 0;
+            value.number = std::stoll(std::string(text_.substr(pos_, 24)), &used);
+            pos_ += used;
+        } else if (take_word("true")) {
+            value.kind = Json::Bool;
+            value.boolean = true;
+        } else if (take_word("false")) {
+            value.kind = Json::Bool;
+        } else if (!take_word("null")) {
+            fail("unexpected character");
+        }
+        value.source = text_.substr(start, pos_ - start);
+        return value;
+    }
+
+    unsigned hex4() {
+        if (pos_ + 4 > text_.size()) {
+            fail("short \\u escape");
+        }
+        unsigned v = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char h = text_[pos_++];
+            v <<= 4;
+            if (h >= '0' && h <= '9') {
+                v |= static_cast<unsigned>(h - '0');
+            } else if (h >= 'a' && h <= 'f') {
+                v |= static_cast<unsigned>(h - 'a' + 10);
+            } else if (h >= 'A' && h <= 'F') {
+                v |= static_cast<unsigned>(h - 'A' + 10);
+            } else {
+                fail("bad \\u escape");
+            }
+        }
+        return v;
+    }
+
+    static void put_utf8(std::string &out, unsigned cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    std::string parse_string() {
+        if (pos_ >= text_.size() || text_[pos_] != '"') {
+            fail("expected a string");
+        }
+        ++pos_;
+        std::string out;
+        while (true) {
+            if (pos_ >= text_.size()) {
+                fail("unterminated string");
+            }
+            const char c = text_[pos_++];
+            if (c == '"') {
+                return out;
+            }
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
+            if (pos_ >= text_.size()) {
+                fail("unterminated escape");
+            }
+            const char e = text_[pos_++];
+            switch (e) {
+            case '"': out += '"'; break;
+            case '\\': out += '\\'; break;
+            case '/': out += '/'; break;
+            case 'b': out += '\b'; break;
+            case 'f': out += '\f'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            case 't': out += '\t'; break;
+            case 'u': {
+                unsigned cp = hex4();
+                if (cp >= 0xD800 && cp < 0xDC00 && text_.substr(pos_, 2) == "\\u") {
+                    pos_ += 2;
+                    const unsigned low = hex4();
+                    if (low < 0xDC00 || low >= 0xE000) {
+                        fail("unpaired surrogate");
+                    }
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                }
+                put_utf8(out, cp);
+                break;
+            }
+            default: fail("bad escape");
+            }
+        }
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+std::string read_file(const char *path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error(std::string("cannot read ") + path);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string from_hex(const std::string &hex) {
+    auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        throw std::runtime_error("bad hex digit");
+    };
+    if (hex.size() % 2 != 0) {
+        throw std::runtime_error("odd hex length");
+    }
+    std::string out;
+    for (std::size_t i = 0; i < hex.size(); i += 2) {
+        out += static_cast<char>(nibble(hex[i]) * 16 + nibble(hex[i + 1]));
+    }
+    return out;
+}
+
+// The bytes of field `text` or, failing that, of field `hex` (hex-decoded).
+std::string bytes_field(const Json &object, std::string_view text, std::string_view hex) {
+    if (const Json *v = object.get(text)) {
+        return v->string;
+    }
+    if (const Json *v = object.get(hex)) {
+        return from_hex(v->string);
+    }
+    return std::string();
+}
+
+std::string printable(std::string_view bytes) {
+    std::string out;
+    for (unsigned char c : bytes) {
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += static_cast<char>(c);
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// Counting
+// ---------------------------------------------------------------------------
+
+long passed = 0;
+long failed = 0;
+
+void check(bool ok, const std::string &what) {
+    if (ok) {
+        ++passed;
+    } else {
+        ++failed;
+        if (failed <= 50) {
+            std::cerr << "FAIL " << what << "\n";
+        }
+    }
+}
+
+using HitKey = std::tuple<std::string, std::string, std::uint64_t>;
+
+std::vector<HitKey> hit_keys(const std::vector<slicc_scrub::Hit> &hits) {
+    std::vector<HitKey> keys;
+    for (const auto &h : hits) {
+        // The form's name must agree with its number.
+        check(h.form_name == slicc_scrub::form_name(h.form), "form name of " + h.form_name);
+        keys.emplace_back(h.name, h.form_name, h.count);
+    }
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+std::vector<HitKey> hit_keys(const Json &hits) {
+    std::vector<HitKey> keys;
+    for (const Json &h : hits.items) {
+        keys.emplace_back(h.get("name")->string, h.get("form")->string,
+                          static_cast<std::uint64_t>(h.get("count")->number));
+    }
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+std::string show(const std::vector<HitKey> &keys) {
+    std::string out = "[";
+    for (const auto &k : keys) {
+        out += " " + std::get<0>(k) + "/" + std::get<1>(k) + "x" + std::to_string(std::get<2>(k));
+    }
+    return out + " ]";
+}
+
+void check_run(const std::string &where, const std::string &got, const std::string &want,
+               const std::vector<slicc_scrub::Hit> &got_hits, const std::vector<HitKey> &want_hits) {
+    check(got == want, where + ": output " + printable(got) + ", want " + printable(want));
+    const auto keys = hit_keys(got_hits);
+    check(keys == want_hits, where + ": hits " + show(keys) + ", want " + show(want_hits));
+}
+
+slicc_scrub::Options case_options(const Json &c) {
+    slicc_scrub::Options options;
+    if (const Json *o = c.get("options")) {
+        if (const Json *s = o->get("sameLength")) {
+            options.same_length = s->boolean;
+        }
+    }
+    return options;
+}
+
+std::vector<slicc_scrub::Secret> case_secrets(const Json &c) {
+    std::vector<slicc_scrub::Secret> secrets;
+    for (const Json &s : c.get("secrets")->items) {
+        secrets.push_back({s.get("name")->string, bytes_field(s, "value", "valueHex"),
+                           bytes_field(s, "placeholder", "placeholderHex")});
+    }
+    return secrets;
+}
+
+// ---------------------------------------------------------------------------
+// vectors.json
+// ---------------------------------------------------------------------------
+
+long run_case(const Json &c) {
+    const std::string name = c.get("name")->string;
+    const slicc_scrub::Options options = case_options(c);
+    const std::string input = bytes_field(c, "input", "inputHex");
+    const std::string want = bytes_field(c, "output", "outputHex");
+    const std::vector<HitKey> want_hits = hit_keys(*c.get("hits"));
+
+    const slicc_scrub::Scrubber scrubber = slicc_scrub::Scrubber::compile(case_secrets(c), options);
+    const slicc_scrub::Scrubber from_json =
+        slicc_scrub::Scrubber::from_json(c.get("secrets")->source, options);
+
+    // 1. bytes(), both ways of compiling.
+    slicc_scrub::Result r = scrubber.bytes(input);
+    check_run(name + " bytes", r.output, want, r.hits, want_hits);
+    r = from_json.bytes(input);
+    check_run(name + " bytes (from_json)", r.output, want, r.hits, want_hits);
+
+    // 2. Every split point.
+    const slicc_scrub::ByteView in(input);
+    long runs = 0;
+    for (std::size_t i = 0; i <= input.size(); ++i) {
+        slicc_scrub::Stream stream = scrubber.stream();
+        std::string out = stream.push(in.subview(0, i));
+        stream.push(in.subview(i), out);
+        stream.end(out);
+        check_run(name + " split at " + std::to_string(i), out, want, stream.hits(), want_hits);
+        ++runs;
+    }
+
+    // 3. One byte at a time.
+    slicc_scrub::Stream stream = from_json.stream();
+    std::string out;
+    for (std::size_t i = 0; i < input.size(); ++i) {
+        stream.push(in.subview(i, 1), out);
+    }
+    stream.end(out);
+    check_run(name + " byte at a time", out, want, stream.hits(), want_hits);
+    return runs;
+}
+
+void run_vectors(const char *path) {
+    const std::string text = read_file(path);
+    const Json doc = Parser(text).parse();
+    const Json *cases = doc.get("cases");
+    if (cases == nullptr || cases->items.empty()) {
+        throw std::runtime_error(std::string(path) + ": no cases");
+    }
+    const long before = failed;
+    long splits = 0;
+    for (const Json &c : cases->items) {
+        try {
+            splits += run_case(c);
+        } catch (const slicc_scrub::Error &e) {
+            check(false, c.get("name")->string + ": Error " + std::to_string(e.status()) + ": " +
+                             e.what());
+        }
+    }
+    std::cout << "vectors.json: " << cases->items.size() << " cases, " << splits
+              << " split points and byte at a time: "
+              << (failed == before ? "ok" : std::to_string(failed - before) + " failed") << "\n";
+}
+
+// ---------------------------------------------------------------------------
+// idle.json
+// ---------------------------------------------------------------------------
+
+void run_idle(const char *path) {
+    const std::string text = read_file(path);
+    const Json doc = Parser(text).parse();
+    const Json *cases = doc.get("cases");
+    if (cases == nullptr || cases->items.empty()) {
+        throw std::runtime_error(std::string(path) + ": no cases");
+    }
+    const long before = failed;
+    for (const Json &c : cases->items) {
+        const std::string name = c.get("name")->string;
+        try {
+            const auto scrubber = slicc_scrub::Scrubber::compile(case_secrets(c), case_options(c));
+            slicc_scrub::Stream stream = scrubber.stream();
+            const auto &steps = c.get("steps")->items;
+            const auto &outputs = c.get("outputs")->items;
+            check(steps.size() == outputs.size(), name + ": steps and outputs differ in number");
+            for (std::size_t k = 0; k < steps.size() && k < outputs.size(); ++k) {
+                const Json &step = steps[k];
+                std::string got;
+                if (step.get("push") || step.get("pushHex")) {
+                    got = stream.push(bytes_field(step, "push", "pushHex"));
+                } else if (step.get("idle")) {
+                    got = stream.idle();
+                } else if (step.get("end")) {
+                    got = stream.end();
+                } else {
+                    check(false, name + ": unknown step");
+                    continue;
+                }
+                const std::string &want = outputs[k].string;
+                check(got == want, name + " step " + std::to_string(k) + ": " + printable(got) +
+                                       ", want " + printable(want));
+            }
+            const auto keys = hit_keys(stream.hits());
+            const auto want_hits = hit_keys(*c.get("hits"));
+            check(keys == want_hits, name + ": hits " + show(keys) + ", want " + show(want_hits));
+        } catch (const slicc_scrub::Error &e) {
+            check(false, name + ": Error " + std::to_string(e.status()) + ": " + e.what());
+        }
+    }
+    std::cout << "idle.json: " << cases->items.size() << " cases: "
+              << (failed == before ? "ok" : std::to_string(failed - before) + " failed") << "\n";
+}
+
+// ---------------------------------------------------------------------------
+// The wrapper itself
+// ---------------------------------------------------------------------------
+
+template <typename F>
+void expect_error(const std::string &what, scrub_status want, F &&f,
+                  std::string_view must_not_contain = {}) {
+    try {
+        f();
+        check(false, what + ": no exception");
+    } catch (const slicc_scrub::Error &e) {
+        check(e.status() == want, what + ": status " + std::to_string(e.status()) + " (" + e.what() +
+                                      "), want " + std::to_string(want));
+        check(std::string_view(e.what()).size() > 0, what + ": empty message");
+        check(must_not_contain.empty() ||
+                  std::string_view(e.what()).find(must_not_contain) == std::string_view::npos,
+              what + ": the message holds the secret value");
+    }
+}
+
+void run_wrapper_checks() {
+    const long before = failed;
+    using slicc_scrub::Scrubber;
+    using slicc_scrub::Secret;
+
+    check(slicc_scrub::library_rules_version() == slicc_scrub::rules_version, "rules version");
+    check(!slicc_scrub::version().empty(), "version");
+    check(slicc_scrub::form_name(slicc_scrub::Form::wrapped) == "wrapped", "form_name");
+
+    // Compile errors carry the status and a message without the value.
+    expect_error("short value", SCRUB_STATUS_VALUE_TOO_SHORT,
+                 [] { Scrubber::compile({{"SHORT", "s3cr3t!", ""}}); }, "s3cr3t!");
+    expect_error("bad name", SCRUB_STATUS_INVALID_NAME,
+                 [] { Scrubber::compile({{"bad name", "correct horse battery", ""}}); },
+                 "correct horse");
+    expect_error("NUL in name", SCRUB_STATUS_INVALID_NAME,
+                 [] { Scrubber::compile({{std::string("A\0B", 3), "correct horse battery", ""}}); });
+    expect_error("duplicate name", SCRUB_STATUS_DUPLICATE_NAME, [] {
+        Scrubber::compile({{"A", "correct horse battery", ""}, {"A", "staple staple", ""}});
+    });
+    expect_error("placeholder leaks", SCRUB_STATUS_PLACEHOLDER_LEAKS,
+                 [] { Scrubber::compile({{"A", "correct horse battery", "correct horse battery"}}); },
+                 "correct horse");
+    expect_error("not JSON", SCRUB_STATUS_INVALID_JSON, [] { Scrubber::from_json("[{"); });
+    expect_error("empty JSON", SCRUB_STATUS_INVALID_JSON, [] { Scrubber::from_json(""); });
+    expect_error("not secrets", SCRUB_STATUS_INVALID_SECRETS_JSON,
+                 [] { Scrubber::from_json(R"([{"name":"A","valu":"correct horse"}])"); });
+
+    // A value with NUL bytes and a placeholder; an empty list passes through.
+    const std::string value("ab\0cd\0ef\0gh", 11);
+    const Scrubber nul = Scrubber::compile({{"NUL", value, "<nul>"}});
+    check(nul.bytes("x" + value + "y").output == "x<nul>y", "value with NUL bytes");
+    const Scrubber none = Scrubber::compile({});
+    check(none.bytes("anything").output == "anything", "no secrets");
+    check(none.bytes(slicc_scrub::ByteView()).output.empty(), "empty input");
+
+    // sameLength keeps the length.
+    const Scrubber same =
+        Scrubber::compile({{"PW", "correct horse battery", ""}}, slicc_scrub::Options{true});
+    check(same.bytes("pw=correct horse battery;").output == "pw=*********************;",
+          "same_length");
+
+    // Streams: move, the scrubber freed first, misuse after end.
+    Scrubber scrubber = Scrubber::compile({{"PW", "correct horse battery", "[pw]"}});
+    slicc_scrub::Stream stream = scrubber.stream();
+    Scrubber moved = std::move(scrubber);
+    check(!scrubber && static_cast<bool>(moved), "moved scrubber");
+    expect_error("moved-from scrubber", SCRUB_STATUS_NULL_ARGUMENT, [&] { scrubber.bytes("x"); });
+    moved = Scrubber();  // frees it: the stream keeps the secrets alive
+    std::string out = stream.push("say correct horse");
+    check(stream.held() > 0, "held while a match may grow");
+    out += stream.push(" battery!");
+    slicc_scrub::Stream other = std::move(stream);
+    out += other.end();
+    check(out == "say [pw]!", "stream output " + printable(out));
+    check(other.hits().size() == 1 && other.hits()[0].form == slicc_scrub::Form::raw &&
+              other.hits()[0].count == 1,
+          "stream hits");
+    expect_error("push after end", SCRUB_STATUS_STREAM_ENDED, [&] { other.push("x"); });
+    expect_error("idle after end", SCRUB_STATUS_STREAM_ENDED, [&] { other.idle(); });
+    expect_error("end after end", SCRUB_STATUS_STREAM_ENDED, [&] { other.end(); });
+    check(other.hits().size() == 1, "hits after end");
+    expect_error("moved-from stream", SCRUB_STATUS_NULL_ARGUMENT, [&] { stream.push("x"); });
+
+    std::cout << "wrapper checks: "
+              << (failed == before ? "ok" : std::to_string(failed - before) + " failed") << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        std::cerr << "usage: " << argv[0] << " VECTORS.json [IDLE.json]\n";
+        return 2;
+    }
+    try {
+        run_wrapper_checks();
+        run_vectors(argv[1]);
+        if (argc > 2) {
+            run_idle(argv[2]);
+        }
+    } catch (const std::exception &e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+    std::cout << passed << " passed, " << failed << " failed\n";
+    return failed == 0 ? 0 : 1;
+}

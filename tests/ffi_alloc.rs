@@ -1,0 +1,86 @@
+//! A warm stream allocates nothing per chunk through the C ABI: the output
+//! buffer is the stream's, reused from call to call (issue 3).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use slicc_scrub::ffi::{
+    SCRUB_RULES_VERSION, scrub_compile_json, scrub_options, scrub_scrubber_free, scrub_status,
+    scrub_stream_end, scrub_stream_free, scrub_stream_new, scrub_stream_push,
+};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator, counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract, unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract, unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn a_warm_stream_does_not_allocate_per_chunk() {
+    let json = br#"[{"name":"GH","value":"ghp_abcdefgh12345678","placeholder":"P"},
+                    {"name":"DB","value":"correct horse battery staple"}]"#;
+    let options = scrub_options {
+        struct_size: size_of::<scrub_options>(),
+        version: SCRUB_RULES_VERSION,
+        same_length: 0,
+    };
+    let mut scrubber = std::ptr::null_mut();
+    let mut stream = std::ptr::null_mut();
+    let (mut out, mut len) = (std::ptr::null(), 0usize);
+    let chunk = b"log line with ghp_abcdefgh12345678 and Y29ycmVjdCBob3JzZSBiYXR0ZXJ5IHN0YXBsZQ== then text\n";
+    // SAFETY: valid pointers and lengths throughout.
+    unsafe {
+        let status = scrub_compile_json(
+            json.as_ptr().cast(),
+            json.len(),
+            &options,
+            &mut scrubber,
+            std::ptr::null_mut(),
+        );
+        assert_eq!(status, scrub_status::Ok);
+        assert_eq!(scrub_stream_new(scrubber, &mut stream), scrub_status::Ok);
+        for _ in 0..64 {
+            let status = scrub_stream_push(stream, chunk.as_ptr(), chunk.len(), &mut out, &mut len);
+            assert_eq!(status, scrub_status::Ok);
+        }
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        for _ in 0..1000 {
+            let status = scrub_stream_push(stream, chunk.as_ptr(), chunk.len(), &mut out, &mut len);
+            assert_eq!(status, scrub_status::Ok);
+        }
+        // And one byte at a time.
+        for _ in 0..10 {
+            for b in chunk {
+                let status = scrub_stream_push(stream, b, 1, &mut out, &mut len);
+                assert_eq!(status, scrub_status::Ok);
+            }
+        }
+        let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert_eq!(
+            scrub_stream_end(stream, &mut out, &mut len),
+            scrub_status::Ok
+        );
+        scrub_stream_free(stream);
+        scrub_scrubber_free(scrubber);
+        assert_eq!(during, 0, "{during} allocations in warm pushes");
+    }
+}

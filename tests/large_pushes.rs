@@ -1,0 +1,102 @@
+//! Large pushes go through the seed filter instead of stepping the automata
+//! over every byte (see `src/engine/filter.rs`). Long random inputs, so that
+//! path runs, against the reference matcher and against one byte at a time
+//! (which never uses the filter).
+
+mod common;
+mod reference;
+
+use common::{
+    Rng, Shape, both, byte_at_a_time, describe, random_input, random_secrets, show, sorted_hits,
+};
+use reference::Reference;
+
+/// Several kilobytes: well past where a push is filtered.
+fn long_input(rng: &mut Rng, secrets: &[reference::RefSecret]) -> Vec<u8> {
+    let mut input = Vec::new();
+    while input.len() < 4096 {
+        input.extend(random_input(rng, secrets, Shape::small(true)));
+    }
+    input
+}
+
+fn run(seed: u64, cases: usize) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut checked = 0;
+    for case in 0..cases {
+        let secrets = random_secrets(&mut rng, Shape::small(true));
+        let same_length = rng.chance(1, 3);
+        let reference = Reference::new(&secrets, same_length);
+        if reference.replacement_leak().is_some() {
+            continue; // compile refuses these; random_chunking checks that
+        }
+        let (scrubber, _) = both(&secrets, same_length);
+        let input = long_input(&mut rng, &secrets);
+        let ctx = || {
+            format!(
+                "seed {seed} case {case}: {}",
+                describe(&secrets, same_length)
+            )
+        };
+
+        let (want, want_hits) = reference.scrub(&input);
+        let got = scrubber.bytes(&input);
+        assert_eq!(
+            show(&got.output),
+            show(&want),
+            "bytes vs reference: {}",
+            ctx()
+        );
+        assert_eq!(
+            sorted_hits(&got.hits),
+            sorted_hits(&want_hits),
+            "hits: {}",
+            ctx()
+        );
+
+        let (one, one_hits) = byte_at_a_time(&scrubber, &input);
+        assert_eq!(show(&one), show(&want), "one byte at a time: {}", ctx());
+        assert_eq!(
+            sorted_hits(&one_hits),
+            sorted_hits(&want_hits),
+            "hits: {}",
+            ctx()
+        );
+
+        // Random large and small pushes mixed, so the filter starts with
+        // bytes held from a small push, and the other way round.
+        let mut stream = scrubber.stream();
+        let mut out = Vec::new();
+        let mut pos = 0;
+        while pos < input.len() {
+            let len = if rng.chance(1, 2) {
+                rng.range(1, 12)
+            } else {
+                rng.range(600, 3000)
+            };
+            let end = (pos + len).min(input.len());
+            stream.push_into(&input[pos..end], &mut out).unwrap();
+            pos = end;
+        }
+        stream.end_into(&mut out).unwrap();
+        assert_eq!(show(&out), show(&want), "mixed pushes: {}", ctx());
+        assert_eq!(
+            sorted_hits(&stream.hits()),
+            sorted_hits(&want_hits),
+            "hits: {}",
+            ctx()
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn long_inputs_seed_1() {
+    assert!(run(101, 60) > 40);
+}
+
+#[test]
+fn long_inputs_seed_2() {
+    assert!(run(202, 60) > 40);
+}
