@@ -190,6 +190,10 @@ fn value_length_limits() {
 
     let max = &big[..MAX_VALUE];
     let s = compile(&[Secret::new("BIG", max.to_vec())], &opts()).unwrap();
+    let whole = [b"<<".as_slice(), max, b">>"].concat();
+    let out = s.bytes(&whole);
+    assert_eq!(out.output, b"<<[redacted:BIG]>>");
+    assert_eq!(out.hits[0].form, Form::Raw);
     let frag = [b"<<".as_slice(), &max[1000..1040], b">>"].concat();
     let out = s.bytes(&frag);
     assert_eq!(out.output, b"<<[redacted:BIG]>>");
