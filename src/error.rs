@@ -111,7 +111,8 @@ impl fmt::Display for CompileError {
                 form,
             } => write!(
                 f,
-                "secret {index} ({name:?}): the text [redacted:{name}] contains a {form} match of secret {other} ({other_name:?})"
+                // Not spelled out: that text holds the other secret's value.
+                "secret {index} ({name:?}): its redaction text contains a {form} match of secret {other} ({other_name:?})"
             ),
         }
     }
