@@ -44,6 +44,11 @@ pub use secret::{Options, Secret};
 pub use secrets_json::{SecretsJsonError, secrets_from_json};
 pub use stream::Stream;
 
+// The README's Rust example is compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// Length of a fragment window: a value longer than this is also found by
 /// any 16-byte piece of it, extended along the value.
 pub const FRAGMENT: usize = 16;
