@@ -5,7 +5,7 @@
 //! A thin layer over the Rust API, no matching of its own. The rules, after
 //! rustls-ffi:
 //! - every exported function runs inside a panic boundary
-//!   ([`boundary::boundary`]): no panic unwinds into C;
+//!   (`boundary::boundary`): no panic unwinds into C;
 //! - every pointer argument is checked for NULL and alignment before
 //!   anything is done;
 //! - every fallible function returns a [`scrub_status`] (`#[repr(u32)]`,
