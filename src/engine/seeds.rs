@@ -26,7 +26,12 @@ pub(crate) struct GramIndex {
     pub(crate) stride: usize,
     bits: Vec<u64>,
     shift: u32,
-    seeds: IntMap<u64, Vec<Seed>>,
+    /// While building: every (gram, seed) inserted.
+    building: Vec<(u64, Seed)>,
+    /// The seeds of a gram are `seeds[range.0..range.1]`: one flat list,
+    /// not a list per gram.
+    ranges: IntMap<u64, (u32, u32)>,
+    seeds: Vec<Seed>,
 }
 
 impl GramIndex {
@@ -37,21 +42,33 @@ impl GramIndex {
             stride: stride.clamp(1, MAX_STRIDE),
             bits: Vec::new(),
             shift: 64,
-            seeds: IntMap::default(),
+            building: Vec::new(),
+            ranges: IntMap::default(),
+            seeds: Vec::new(),
         }
     }
 
     pub(crate) fn insert(&mut self, bytes: &[u8], seed: Seed) {
-        self.seeds.entry(gram(bytes)).or_default().push(seed);
+        self.building.push((gram(bytes), seed));
     }
 
     /// Builds the bitmap: about 32 bits a gram keeps false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
-        let want = (self.seeds.len() * 32).clamp(1 << 12, 1 << 28);
+        let mut building = std::mem::take(&mut self.building);
+        building.sort_by_key(|&(gram, _)| gram);
+        self.seeds = building.iter().map(|&(_, seed)| seed).collect();
+        let mut start = 0;
+        while start < building.len() {
+            let gram = building[start].0;
+            let end = start + building[start..].partition_point(|&(g, _)| g == gram);
+            self.ranges.insert(gram, (start as u32, end as u32));
+            start = end;
+        }
+        let want = (self.ranges.len() * 32).clamp(1 << 12, 1 << 28);
         let log = want.next_power_of_two().trailing_zeros();
         self.bits = vec![0; (1usize << log) / 64];
         self.shift = 64 - log;
-        let keys: Vec<u64> = self.seeds.keys().copied().collect();
+        let keys: Vec<u64> = self.ranges.keys().copied().collect();
         for key in keys {
             let bit = self.bit(key);
             self.bits[bit / 64] |= 1 << (bit % 64);
@@ -60,7 +77,7 @@ impl GramIndex {
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.seeds.is_empty()
+        self.ranges.is_empty()
     }
 
     #[inline(always)]
@@ -75,16 +92,16 @@ impl GramIndex {
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
             return &[];
         }
-        self.seeds.get(&gram).map_or(&[], Vec::as_slice)
+        match self.ranges.get(&gram) {
+            Some(&(start, end)) => &self.seeds[start as usize..end as usize],
+            None => &[],
+        }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        let lists: usize = self
-            .seeds
-            .values()
-            .map(|v| v.capacity() * std::mem::size_of::<Seed>())
-            .sum();
-        self.bits.len() * 8 + self.seeds.capacity() * 40 + lists
+        self.bits.len() * 8
+            + self.ranges.capacity() * 24
+            + self.seeds.capacity() * std::mem::size_of::<Seed>()
     }
 }
 
