@@ -14,10 +14,11 @@ use super::hash::IntMap;
 pub(crate) struct Automaton {
     nfa: NFA,
     start: StateID,
-    info: IntMap<StateID, StateInfo>,
-    /// `StateInfo::pending` by state id, for the one lookup every push
-    /// makes; `u16::MAX` means "look in `info`".
+    /// For each state, the length of the longest suffix it stands for that
+    /// is a proper prefix of a pattern, by state id: the one lookup every
+    /// push makes. `u16::MAX` means "look in `long_pending`".
     pending_by_id: Vec<u16>,
+    long_pending: IntMap<StateID, u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -83,16 +84,23 @@ impl Automaton {
             };
             info.get_mut(&state).expect("state listed").pending = pending;
         }
+        // Only the answers are kept: depths and failure links are for
+        // building (a state's suffix never starts before where the matcher
+        // last restarted the automaton, so no walk is needed later).
         let ids = info.keys().map(|s| s.as_usize() + 1).max().unwrap_or(0);
         let mut pending_by_id = vec![0u16; ids];
-        for (state, i) in &info {
-            pending_by_id[state.as_usize()] = u16::try_from(i.pending).unwrap_or(u16::MAX);
+        let mut long_pending = IntMap::default();
+        for (&state, i) in &info {
+            pending_by_id[state.as_usize()] = u16::try_from(i.pending).unwrap_or_else(|_| {
+                long_pending.insert(state, i.pending);
+                u16::MAX
+            });
         }
         Automaton {
             nfa,
             start,
-            info,
             pending_by_id,
+            long_pending,
         }
     }
 
@@ -118,33 +126,27 @@ impl Automaton {
         })
     }
 
-    /// The length of the longest suffix of the input, at most `limit` bytes,
-    /// that is a proper prefix of some pattern (0 when there is none), given
-    /// the state the input has led to.
-    pub(crate) fn pending(&self, mut state: StateID, limit: u64) -> u64 {
+    /// The length of the longest suffix of the input that is a proper
+    /// prefix of some pattern (0 when there is none), given the state the
+    /// input has led to; `None` when that suffix is longer than `limit`: it
+    /// starts before what the caller still holds, and the automaton must be
+    /// stepped afresh from there.
+    pub(crate) fn pending(&self, state: StateID, limit: u64) -> Option<u64> {
         let quick = self
             .pending_by_id
             .get(state.as_usize())
             .copied()
             .unwrap_or(0);
-        if quick != u16::MAX && u64::from(quick) <= limit {
-            return u64::from(quick);
-        }
-        while state != self.start {
-            let Some(info) = self.info.get(&state) else {
-                return 0;
-            };
-            if info.proper_prefix && u64::from(info.depth) <= limit {
-                return u64::from(info.depth);
-            }
-            state = info.fail;
-        }
-        0
+        let pending = match quick {
+            u16::MAX => self.long_pending.get(&state).copied().unwrap_or(0),
+            quick => u32::from(quick),
+        };
+        (u64::from(pending) <= limit).then_some(u64::from(pending))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.nfa.memory_usage()
             + self.pending_by_id.capacity() * 2
-            + self.info.capacity() * (std::mem::size_of::<(StateID, StateInfo)>() + 8)
+            + self.long_pending.capacity() * 16
     }
 }

@@ -304,18 +304,39 @@ impl Matcher {
 
     /// The earliest position at or after `decided` where the input so far
     /// could still become a candidate longer than any complete one there.
-    fn pending(&self, engine: &Engine, fragments: Option<u64>) -> Option<u64> {
+    fn pending(
+        &mut self,
+        engine: &Engine,
+        input: Input<'_>,
+        fragments: Option<u64>,
+    ) -> Option<u64> {
         let open = self.end - self.decided;
+        let view_open = open - self.line_breaks.len() as u64;
+        let (direct, view) = match (
+            engine.direct.pending(self.direct_state, open),
+            engine.view.pending(self.view_state, view_open),
+        ) {
+            (Some(direct), Some(view)) => (direct, view),
+            _ => {
+                // A state stands for input from before `decided`: step the
+                // automata afresh over what is held (then they cannot).
+                self.restart_automata(engine, input);
+                let view_open = open - self.line_breaks.len() as u64;
+                let direct = engine.direct.pending(self.direct_state, open);
+                let view = engine.view.pending(self.view_state, view_open);
+                (
+                    direct.expect("states from decided on"),
+                    view.expect("states from decided on"),
+                )
+            }
+        };
         let mut earliest = fragments;
         let mut consider = |p: u64| {
             earliest = Some(earliest.map_or(p, |e| e.min(p)));
         };
-        let direct = engine.direct.pending(self.direct_state, open);
         if direct > 0 {
             consider(self.end - direct);
         }
-        let view_open = open - self.line_breaks.len() as u64;
-        let view = engine.view.pending(self.view_state, view_open);
         if view > 0 {
             let mut last = self.end - 1;
             for &line_break in self.line_breaks.iter().rev() {
@@ -340,7 +361,7 @@ impl Matcher {
             None
         } else {
             let fragments = self.settle_runs(engine, input);
-            self.pending(engine, fragments)
+            self.pending(engine, input, fragments)
         };
         while let Some((&start, &best)) = self.candidates.first_key_value() {
             if pending.is_some_and(|p| start >= p) {
@@ -362,11 +383,9 @@ impl Matcher {
             self.advance_to(end);
             if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
-                // its end, with the automata stepped afresh from there so
-                // their states stand for what follows the match only.
-                self.restart_automata(engine, input);
+                // its end.
                 let fragments = self.settle_runs(engine, input);
-                pending = self.pending(engine, fragments);
+                pending = self.pending(engine, input, fragments);
             }
         }
         let stop = match pending {
