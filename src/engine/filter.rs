@@ -24,12 +24,16 @@ impl Matcher {
         self.filter_view(engine, open);
         // A candidate still open at the end starts within the last
         // `longest` view bytes (which span at least `longest` bytes).
-        let mut from = open.len();
-        let mut view_bytes = 0;
-        while from > 0 && view_bytes < engine.longest {
+        let mut from = open.len().saturating_sub(engine.longest);
+        // One more view byte to take in for each line break in there.
+        let mut missing = open[from..]
+            .iter()
+            .filter(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        while from > 0 && missing > 0 {
             from -= 1;
             if !matches!(open[from], b'\r' | b'\n') {
-                view_bytes += 1;
+                missing -= 1;
             }
         }
         // Only where a pattern's first gram starts (or too few bytes remain
