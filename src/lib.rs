@@ -38,6 +38,7 @@ mod stream;
 pub use error::{CompileError, StreamError};
 pub use form::{Form, Hit};
 pub use io::{ScrubReader, ScrubWriter};
+pub(crate) use patterns::patterns_but_fragments;
 pub use patterns::{Pattern, patterns};
 pub use scrubber::{Scrubbed, ScrubbedText, Scrubber, compile};
 pub use secret::{Options, Secret};

@@ -51,30 +51,49 @@ pub fn compile(secrets: &[Secret], options: &Options) -> Result<Scrubber, Compil
 fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
     let mut names: HashMap<&str, usize> = HashMap::with_capacity(secrets.len());
     for (index, secret) in secrets.iter().enumerate() {
-        let name = secret.name.clone();
+        let name = || secret.name.clone(); // only for an error
         let valid = (1..=MAX_NAME).contains(&secret.name.len())
             && secret
                 .name
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b));
         if !valid {
-            return Err(CompileError::InvalidName { index, name });
+            return Err(CompileError::InvalidName {
+                index,
+                name: name(),
+            });
         }
         if let Some(&first) = names.get(secret.name.as_str()) {
-            return Err(CompileError::DuplicateName { index, name, first });
+            return Err(CompileError::DuplicateName {
+                index,
+                name: name(),
+                first,
+            });
         }
         names.insert(&secret.name, index);
         let len = secret.value.len();
         if len < MIN_VALUE {
-            return Err(CompileError::ValueTooShort { index, name, len });
+            return Err(CompileError::ValueTooShort {
+                index,
+                name: name(),
+                len,
+            });
         }
         if len > MAX_VALUE {
-            return Err(CompileError::ValueTooLong { index, name, len });
+            return Err(CompileError::ValueTooLong {
+                index,
+                name: name(),
+                len,
+            });
         }
         if let Some(placeholder) = &secret.placeholder {
             let len = placeholder.len();
             if len > MAX_PLACEHOLDER {
-                return Err(CompileError::PlaceholderTooLong { index, name, len });
+                return Err(CompileError::PlaceholderTooLong {
+                    index,
+                    name: name(),
+                    len,
+                });
             }
         }
     }
@@ -84,15 +103,21 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
 impl Scrubber {
     /// Scrubs `input` in one piece: SPEC §3.
     pub fn bytes(&self, input: &[u8]) -> Scrubbed {
-        let mut matcher = Matcher::new(&self.engine);
         let mut output = Vec::with_capacity(input.len() + input.len() / 64);
-        // The matcher reads the input in place: nothing is copied in.
-        matcher.feed(&self.engine, input, 0, &mut output);
-        matcher.finish(&self.engine, input, 0, &mut output);
+        let matcher = self.scrub_into(input, &mut output);
         Scrubbed {
             output,
             hits: matcher.hits(&self.engine),
         }
+    }
+
+    /// Scrubs `input` in one piece into `output`; the matcher has the hits.
+    fn scrub_into(&self, input: &[u8], output: &mut Vec<u8>) -> Matcher {
+        let mut matcher = Matcher::new(&self.engine);
+        // The matcher reads the input in place: nothing is copied in.
+        matcher.feed(&self.engine, input, 0, output);
+        matcher.finish(&self.engine, input, 0, output);
+        matcher
     }
 
     /// Scrubs the UTF-8 bytes of `input`, then decodes the result with
@@ -163,14 +188,7 @@ impl Scrubber {
 
     /// The secret index and form of the first hit in `bytes`, if any.
     fn first_match(&self, bytes: &[u8]) -> Option<(usize, crate::Form)> {
-        let hits = self.bytes(bytes).hits;
-        let hit = hits.first()?;
-        let index = self
-            .engine
-            .secrets
-            .iter()
-            .position(|s| s.name == hit.name)?;
-        Some((index, hit.form))
+        self.scrub_into(bytes, &mut Vec::new()).first_hit()
     }
 }
 

@@ -20,6 +20,15 @@ use crate::secret::Secret;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SecretsJsonError {
     message: String,
+    syntax: bool,
+}
+
+impl SecretsJsonError {
+    /// The text is not JSON at all (rather than JSON that is not a list of
+    /// secrets).
+    pub fn is_syntax(&self) -> bool {
+        self.syntax
+    }
 }
 
 impl fmt::Display for SecretsJsonError {
@@ -33,6 +42,7 @@ impl std::error::Error for SecretsJsonError {}
 fn error(message: impl Into<String>) -> SecretsJsonError {
     SecretsJsonError {
         message: message.into(),
+        syntax: false,
     }
 }
 
@@ -40,12 +50,9 @@ fn error(message: impl Into<String>) -> SecretsJsonError {
 /// such as `"palceholder"` does not silently leave a secret without one.
 pub fn secrets_from_json(json: &[u8]) -> Result<Vec<Secret>, SecretsJsonError> {
     // serde_json's syntax errors give a line and column, never the text.
-    let document: Value = serde_json::from_slice(json).map_err(|e| {
-        error(format!(
-            "not valid JSON (line {}, column {})",
-            e.line(),
-            e.column()
-        ))
+    let document: Value = serde_json::from_slice(json).map_err(|e| SecretsJsonError {
+        message: format!("not valid JSON (line {}, column {})", e.line(), e.column()),
+        syntax: true,
     })?;
     let Value::Array(items) = document else {
         return Err(error("the document must be an array of secrets"));

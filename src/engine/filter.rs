@@ -214,8 +214,7 @@ fn walk_fragments(
     past: usize,
     mut found: impl FnMut(usize, usize),
 ) -> usize {
-    let sam = engine.secrets[secret as usize].fragments.as_ref();
-    let sam = sam.expect("a value with windows has fragments");
+    let sam = engine.secrets[secret as usize].sam();
     let mut run = Run::empty(secret);
     let mut at = from;
     while at < input.len() {

@@ -148,6 +148,14 @@ impl Matcher {
         hits
     }
 
+    /// The first hit by secret index, then form order: (secret, form).
+    pub(crate) fn first_hit(&self) -> Option<(usize, Form)> {
+        self.counts.iter().enumerate().find_map(|(secret, counts)| {
+            let form = Form::ALL.into_iter().find(|&f| counts[f as usize] > 0)?;
+            Some((secret, form))
+        })
+    }
+
     /// Steps both automata over `input.bytes[from..]`, collecting candidates.
     pub(super) fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
@@ -186,8 +194,7 @@ impl Matcher {
                 if self.runs.iter().any(|r| r.secret == secret) {
                     continue; // the run already covers this window
                 }
-                let sam = engine.secrets[secret as usize].fragments.as_ref();
-                let sam = sam.expect("a value with windows has fragments");
+                let sam = engine.secrets[secret as usize].sam();
                 self.runs
                     .push(Run::new(sam, secret, &engine.direct_patterns[id]));
             }
@@ -238,8 +245,7 @@ impl Matcher {
         } = self;
         runs.retain_mut(|run| {
             let secret = run.secret;
-            let sam = engine.secrets[secret as usize].fragments.as_ref();
-            let sam = sam.expect("a run has fragments");
+            let sam = engine.secrets[secret as usize].sam();
             run.step(sam, at, byte, |p, len| {
                 offer_fragment(engine, candidates, input, *decided, secret, p, len);
             });
@@ -277,8 +283,7 @@ impl Matcher {
         let mut earliest: Option<u64> = None;
         for run in runs.iter() {
             let secret = run.secret;
-            let sam = engine.secrets[secret as usize].fragments.as_ref();
-            let sam = sam.expect("a run has fragments");
+            let sam = engine.secrets[secret as usize].sam();
             let growing = run.settle(sam, *end, |p, len| {
                 offer_fragment(engine, candidates, input, *decided, secret, p, len);
             });

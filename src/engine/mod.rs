@@ -12,7 +12,7 @@ mod suffix;
 use std::collections::HashMap;
 
 use crate::form::Form;
-use crate::patterns::patterns;
+use crate::patterns_but_fragments;
 use crate::secret::Secret;
 use automaton::Automaton;
 use seeds::{GRAM, GramIndex, Seed};
@@ -28,6 +28,16 @@ pub(crate) struct CompiledSecret {
     pub(crate) redaction: Vec<u8>,
     /// For values longer than a fragment: how far a fragment extends.
     pub(crate) fragments: Option<SuffixAutomaton>,
+}
+
+impl CompiledSecret {
+    /// The suffix automaton of a value that has fragment windows (longer
+    /// than 16 bytes): only such a secret ever has a window or a run.
+    pub(crate) fn sam(&self) -> &SuffixAutomaton {
+        self.fragments
+            .as_ref()
+            .expect("a value with windows has a suffix automaton")
+    }
 }
 
 /// Who a candidate of one distinct pattern belongs to. Identical patterns of
@@ -78,15 +88,13 @@ impl Engine {
         let mut compiled = Vec::with_capacity(secrets.len());
         for (index, secret) in secrets.iter().enumerate() {
             let index = index as u32;
-            for pattern in patterns(&secret.value) {
+            for pattern in patterns_but_fragments(&secret.value) {
                 // SPEC §2: a candidate never starts at a CR or LF, so such a
                 // pattern never matches (and is never worth holding for).
                 if starts_with_line_break(&pattern.bytes) {
                     continue;
                 }
                 match pattern.form {
-                    // Added below, one candidate source per offset.
-                    Form::Fragment => {}
                     Form::Base64 | Form::Hex => {
                         let entry = &mut view.entry(pattern.bytes).entry;
                         claim(&mut entry.owner, (pattern.form, index));
@@ -308,17 +316,21 @@ struct Item {
 
 impl Table {
     fn entry(&mut self, bytes: Vec<u8>) -> &mut Item {
-        let next = self.items.len();
-        let i = *self.index.entry(bytes.clone()).or_insert(next);
-        if i == next {
-            self.items.push(Item {
-                bytes,
-                entry: Entry {
-                    wrapped_owner: u32::MAX,
-                    ..Entry::default()
-                },
-            });
-        }
+        let i = match self.index.get(bytes.as_slice()) {
+            Some(&i) => i,
+            None => {
+                let i = self.items.len();
+                self.index.insert(bytes.clone(), i);
+                self.items.push(Item {
+                    bytes,
+                    entry: Entry {
+                        wrapped_owner: u32::MAX,
+                        ..Entry::default()
+                    },
+                });
+                i
+            }
+        };
         &mut self.items[i]
     }
 

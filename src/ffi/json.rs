@@ -9,25 +9,25 @@
 
 use std::ffi::c_char;
 
-use crate::{compile, secrets_from_json};
+use crate::secrets_from_json;
 
-use super::boundary::{Failure, Out, boundary_with_error, into_handle, try_slice};
-use super::scrubber::{read_options, scrub_options, scrub_scrubber};
+use super::boundary::{Failure, boundary_with_error, try_slice};
+use super::scrubber::{compile_into, scrub_options, scrub_scrubber};
 use super::status::{scrub_error, scrub_status};
 
 /// The crate's parser ([`secrets_from_json`]), with its failures sorted into
 /// "not JSON" and "JSON, but not secrets".
 fn read_secrets(json: &[u8]) -> Result<Vec<crate::Secret>, Failure> {
-    if let Err(e) = serde_json::from_slice::<serde_json::Value>(json) {
-        // serde_json's fixed text ("expected value", "EOF while parsing a
-        // string") and the position, never a piece of the input.
-        return Err(Failure::new(
-            scrub_status::InvalidJson,
-            format!("secrets JSON: {e}"),
-        ));
-    }
-    secrets_from_json(json)
-        .map_err(|e| Failure::new(scrub_status::InvalidSecretsJson, e.to_string()))
+    // One parse; the error says whether the text was JSON at all. Its
+    // message gives a position, never a piece of the input.
+    secrets_from_json(json).map_err(|e| {
+        let status = if e.is_syntax() {
+            scrub_status::InvalidJson
+        } else {
+            scrub_status::InvalidSecretsJson
+        };
+        Failure::new(status, e.to_string())
+    })
 }
 
 /// Compiles secrets given as JSON text: an array of objects
@@ -59,14 +59,9 @@ pub unsafe extern "C" fn scrub_compile_json(
     // SAFETY: the caller's contract for every pointer.
     unsafe {
         boundary_with_error(error_out, || {
-            let scrubber_out = Out::new(scrubber_out, "scrubber_out")?;
-            scrubber_out.set(std::ptr::null_mut());
-            let options = read_options(options)?;
-            let json = try_slice(json.cast::<u8>(), json_len, "json")?;
-            let secrets = read_secrets(json)?;
-            let inner = compile(&secrets, &options)?;
-            scrubber_out.set(into_handle(scrub_scrubber { inner }));
-            Ok(())
+            compile_into(scrubber_out, options, || {
+                read_secrets(try_slice(json.cast::<u8>(), json_len, "json")?)
+            })
         })
     }
 }

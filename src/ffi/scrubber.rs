@@ -197,19 +197,34 @@ pub unsafe extern "C" fn scrub_compile(
     // SAFETY: the caller's contract for every pointer.
     unsafe {
         boundary_with_error(error_out, || {
-            let scrubber_out = Out::new(scrubber_out, "scrubber_out")?;
-            scrubber_out.set(std::ptr::null_mut());
-            let options = read_options(options)?;
-            let secrets = try_slice(secrets, secrets_len, "secrets")?
-                .iter()
-                .enumerate()
-                .map(|(index, secret)| read_secret(index, secret))
-                .collect::<FfiResult<Vec<Secret>>>()?;
-            let inner = compile(&secrets, &options)?;
-            scrubber_out.set(into_handle(scrub_scrubber { inner }));
-            Ok(())
+            compile_into(scrubber_out, options, || {
+                try_slice(secrets, secrets_len, "secrets")?
+                    .iter()
+                    .enumerate()
+                    .map(|(index, secret)| read_secret(index, secret))
+                    .collect()
+            })
         })
     }
+}
+
+/// What both compile functions do once their secrets are read:
+/// `*scrubber_out` is NULL until the compile succeeds.
+///
+/// # Safety
+/// `scrubber_out` and `options` as for `scrub_compile`.
+pub(crate) unsafe fn compile_into(
+    scrubber_out: *mut *mut scrub_scrubber,
+    options: *const scrub_options,
+    secrets: impl FnOnce() -> FfiResult<Vec<Secret>>,
+) -> FfiResult<()> {
+    // SAFETY: the caller's contract for both pointers.
+    let scrubber_out = unsafe { Out::new(scrubber_out, "scrubber_out")? };
+    scrubber_out.set(std::ptr::null_mut());
+    let options = unsafe { read_options(options)? };
+    let inner = compile(&secrets()?, &options)?;
+    scrubber_out.set(into_handle(scrub_scrubber { inner }));
+    Ok(())
 }
 
 /// Frees a scrubber. NULL is a no-op. Streams made from it stay usable.

@@ -44,12 +44,24 @@ impl fmt::Debug for Pattern {
 /// Every pattern of `value`, in SPEC §2 order; a pattern equal to one
 /// already listed is left out.
 pub fn patterns(value: &[u8]) -> Vec<Pattern> {
+    build(value, true)
+}
+
+/// The patterns of `value` but its fragment windows, for the engine, which
+/// finds fragments along the value itself. Leaving the windows out changes
+/// no other pattern: every other pattern of a value longer than a window is
+/// longer than 16 bytes, so none is ever equal to a window.
+pub(crate) fn patterns_but_fragments(value: &[u8]) -> Vec<Pattern> {
+    build(value, false)
+}
+
+fn build(value: &[u8], fragments: bool) -> Vec<Pattern> {
     let mut list = PatternList::default();
     list.add(Form::Raw, "lf".into(), value.to_vec());
     if let Some(crlf) = lf_as_crlf(value) {
         list.add(Form::Raw, "crlf".into(), crlf);
     }
-    if value.len() > FRAGMENT {
+    if fragments && value.len() > FRAGMENT {
         for k in 0..=value.len() - FRAGMENT {
             list.add(
                 Form::Fragment,
