@@ -3,9 +3,11 @@
 //! over the tail where a candidate could still be open, so that what is held
 //! is exactly what stepping every byte would hold.
 
+use std::collections::BTreeMap;
+
 use super::Engine;
 use super::fragments::Run;
-use super::matcher::{Input, Matcher, offer, offer_fragment};
+use super::matcher::{Candidate, Input, Matcher, offer, offer_fragment};
 use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
 use crate::FRAGMENT;
 use crate::form::Form;
@@ -20,8 +22,8 @@ impl Matcher {
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
-        self.filter_direct(engine, open);
-        self.filter_view(engine, open);
+        filter_direct(engine, open, self.decided, &mut self.candidates);
+        filter_view(engine, open, self.decided, &mut self.candidates);
         // A candidate still open at the end starts within the last
         // `longest` view bytes (which span at least `longest` bytes).
         let mut from = open.len().saturating_sub(engine.longest);
@@ -44,141 +46,138 @@ impl Matcher {
         // Stepped afresh from there, the automata find every candidate that
         // starts there or later, and none before: those are complete and the
         // filters found them.
-        self.direct_state = engine.direct.start();
-        self.view_state = engine.view.start();
+        self.reset_automata(engine);
         self.runs.clear();
-        self.line_breaks.clear();
         self.scan(engine, input, first + from);
     }
+}
 
-    /// Direct patterns and fragments, from grams at sampled positions.
-    fn filter_direct(&mut self, engine: &Engine, input: &[u8]) {
-        let index = &engine.direct_seeds;
-        if index.is_empty() {
-            return;
-        }
-        let Matcher {
-            decided,
-            candidates,
-            ..
-        } = self;
-        let base = *decided;
-        // Per secret, where its fragments are known up to: the next sampled
-        // gram of a run finds the same run.
-        let mut walked: Vec<(u32, usize)> = Vec::new();
-        let mut at = 0;
-        while at + GRAM <= input.len() {
-            for &seed in index.get(gram(&input[at..])) {
-                match seed {
-                    Seed::Pattern { id, offset } => {
-                        let pattern = &engine.direct_patterns[id as usize];
-                        let Some(start) = at.checked_sub(offset as usize) else {
-                            continue;
-                        };
-                        let end = start + pattern.len();
-                        // One that runs past the input is found by the
-                        // automaton if it completes.
-                        let owner = engine.direct_entries[id as usize].owner;
-                        if let Some((form, secret)) = owner
-                            && end <= input.len()
-                            && input[start..end] == pattern[..]
-                        {
-                            let (start, len) = (base + start as u64, pattern.len() as u64);
-                            offer(candidates, start, len, form, secret);
-                        }
-                    }
-                    Seed::Window { secret } => {
-                        let done = walked.iter().find(|w| w.0 == secret).map_or(0, |w| w.1);
-                        if at < done {
-                            continue;
-                        }
-                        // Windows that hold this gram start from 8 bytes
-                        // back; walk from there until the run dies.
-                        let from = at.saturating_sub(GRAM).max(done);
-                        let to = walk_fragments(engine, secret, input, from, at, |p, len| {
-                            let open = Input { bytes: input, base };
-                            let (p, len) = (base + p as u64, len as u64);
-                            offer_fragment(engine, candidates, open, base, secret, p, len);
-                        });
-                        match walked.iter_mut().find(|w| w.0 == secret) {
-                            Some(w) => w.1 = to,
-                            None => walked.push((secret, to)),
-                        }
-                    }
-                }
-            }
-            at += index.stride;
-        }
+/// Direct patterns and fragments of `input` (which starts at position
+/// `base`), from grams at sampled positions.
+fn filter_direct(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    candidates: &mut BTreeMap<u64, Candidate>,
+) {
+    let index = &engine.direct_seeds;
+    if index.is_empty() {
+        return;
     }
-
-    /// Base64 and hex patterns on the CR/LF-free view, from view grams at
-    /// sampled positions.
-    fn filter_view(&mut self, engine: &Engine, input: &[u8]) {
-        let index = &engine.view_seeds;
-        if index.is_empty() {
-            return;
-        }
-        let Matcher {
-            decided,
-            candidates,
-            ..
-        } = self;
-        let base = *decided;
-        let is_break = |b: u8| b == b'\r' || b == b'\n';
-        let mut at = 0;
-        while at < input.len() {
-            let Some((word, first)) = view_gram(input, at) else {
-                break;
-            };
-            for &seed in index.get(word) {
-                let Seed::Pattern { id, offset } = seed else {
-                    continue;
-                };
-                // Back `offset` view bytes to the start.
-                let mut start = first;
-                let mut left = offset;
-                while left > 0 && start > 0 {
-                    start -= 1;
-                    if !is_break(input[start]) {
-                        left -= 1;
+    // Per secret, where its fragments are known up to: the next sampled
+    // gram of a run finds the same run.
+    let mut walked: Vec<(u32, usize)> = Vec::new();
+    let mut at = 0;
+    while at + GRAM <= input.len() {
+        for &seed in index.get(gram(&input[at..])) {
+            match seed {
+                Seed::Pattern { id, offset } => {
+                    let pattern = &engine.direct_patterns[id as usize];
+                    let Some(start) = at.checked_sub(offset as usize) else {
+                        continue;
+                    };
+                    let end = start + pattern.len();
+                    // One that runs past the input is found by the
+                    // automaton if it completes.
+                    let owner = engine.direct_entries[id as usize].owner;
+                    if let Some((form, secret)) = owner
+                        && end <= input.len()
+                        && input[start..end] == pattern[..]
+                    {
+                        let (start, len) = (base + start as u64, pattern.len() as u64);
+                        offer(candidates, start, len, form, secret);
                     }
                 }
-                if left > 0 {
-                    continue;
-                }
-                let pattern = &engine.view_patterns[id as usize];
-                let mut pos = start;
-                let mut matched = 0;
-                while matched < pattern.len() && pos < input.len() {
-                    let b = input[pos];
-                    pos += 1;
-                    if is_break(b) {
+                Seed::Window { secret } => {
+                    let done = walked.iter().find(|w| w.0 == secret).map_or(0, |w| w.1);
+                    if at < done {
                         continue;
                     }
-                    if b != pattern[matched] {
-                        break;
+                    // Windows that hold this gram start from 8 bytes
+                    // back; walk from there until the run dies.
+                    let from = at.saturating_sub(GRAM).max(done);
+                    let to = walk_fragments(engine, secret, input, from, at, |p, len| {
+                        let open = Input { bytes: input, base };
+                        let (p, len) = (base + p as u64, len as u64);
+                        offer_fragment(engine, candidates, open, base, secret, p, len);
+                    });
+                    match walked.iter_mut().find(|w| w.0 == secret) {
+                        Some(w) => w.1 = to,
+                        None => walked.push((secret, to)),
                     }
-                    matched += 1;
-                }
-                if matched < pattern.len() {
-                    continue;
-                }
-                let span = (pos - start) as u64;
-                let entry = &engine.view_entries[id as usize];
-                if span > pattern.len() as u64 {
-                    offer(
-                        candidates,
-                        base + start as u64,
-                        span,
-                        Form::Wrapped,
-                        entry.wrapped_owner,
-                    );
-                } else if let Some((form, secret)) = entry.owner {
-                    offer(candidates, base + start as u64, span, form, secret);
                 }
             }
-            at += index.stride;
         }
+        at += index.stride;
+    }
+}
+
+/// Base64 and hex patterns on the CR/LF-free view of `input` (which starts
+/// at position `base`), from view grams at sampled positions.
+fn filter_view(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    candidates: &mut BTreeMap<u64, Candidate>,
+) {
+    let index = &engine.view_seeds;
+    if index.is_empty() {
+        return;
+    }
+    let is_break = |b: u8| b == b'\r' || b == b'\n';
+    let mut at = 0;
+    while at < input.len() {
+        let Some((word, first)) = view_gram(input, at) else {
+            break;
+        };
+        for &seed in index.get(word) {
+            let Seed::Pattern { id, offset } = seed else {
+                continue;
+            };
+            // Back `offset` view bytes to the start.
+            let mut start = first;
+            let mut left = offset;
+            while left > 0 && start > 0 {
+                start -= 1;
+                if !is_break(input[start]) {
+                    left -= 1;
+                }
+            }
+            if left > 0 {
+                continue;
+            }
+            let pattern = &engine.view_patterns[id as usize];
+            let mut pos = start;
+            let mut matched = 0;
+            while matched < pattern.len() && pos < input.len() {
+                let b = input[pos];
+                pos += 1;
+                if is_break(b) {
+                    continue;
+                }
+                if b != pattern[matched] {
+                    break;
+                }
+                matched += 1;
+            }
+            if matched < pattern.len() {
+                continue;
+            }
+            let span = (pos - start) as u64;
+            let entry = &engine.view_entries[id as usize];
+            if span > pattern.len() as u64 {
+                offer(
+                    candidates,
+                    base + start as u64,
+                    span,
+                    Form::Wrapped,
+                    entry.wrapped_owner,
+                );
+            } else if let Some((form, secret)) = entry.owner {
+                offer(candidates, base + start as u64, span, form, secret);
+            }
+        }
+        at += index.stride;
     }
 }
 

@@ -125,9 +125,7 @@ impl Matcher {
         debug_assert_eq!(input.end(), self.end);
         self.finish_runs(engine, input);
         self.decide(engine, input, out, true);
-        self.direct_state = engine.direct.start();
-        self.view_state = engine.view.start();
-        self.line_breaks.clear();
+        self.reset_automata(engine);
     }
 
     /// Hits so far: by secret index, then form order.
@@ -407,9 +405,7 @@ impl Matcher {
     /// new (every candidate there is known) but forgetting what started
     /// before `decided`: a match just decided there.
     fn restart_automata(&mut self, engine: &Engine, input: Input<'_>) {
-        self.direct_state = engine.direct.start();
-        self.view_state = engine.view.start();
-        self.line_breaks.clear();
+        self.reset_automata(engine);
         for (i, &byte) in input
             .bytes
             .iter()
@@ -423,6 +419,13 @@ impl Matcher {
                 self.view_state = engine.view.next(self.view_state, byte);
             }
         }
+    }
+
+    /// Both automata back at their start: nothing read yet.
+    pub(super) fn reset_automata(&mut self, engine: &Engine) {
+        self.direct_state = engine.direct.start();
+        self.view_state = engine.view.start();
+        self.line_breaks.clear();
     }
 
     /// Everything before `position` is decided and emitted.
