@@ -11,6 +11,10 @@
 // Ends with "N passed, N failed" and exits non-zero on any failure.
 #include <slicc_scrub.hpp>
 
+extern "C" {
+#include "mini_json.h"
+}
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +30,9 @@
 namespace {
 
 // ---------------------------------------------------------------------------
-// A tiny JSON reader: enough for the vectors (objects, arrays, strings with
-// every escape, integers, true/false/null). Each value keeps the span of its
-// source text, so a case's secrets can be handed to from_json as written.
+// The vectors are read with the C harness's JSON reader (tests/c/mini_json),
+// turned into a small C++ tree. Each value keeps the span of its source
+// text, so a case's secrets can be handed to from_json as written.
 // ---------------------------------------------------------------------------
 
 struct Json {
@@ -50,195 +54,51 @@ struct Json {
     }
 };
 
-class Parser {
-  public:
-    explicit Parser(std::string_view text) : text_(text) {}
-
-    Json parse() {
-        Json value = parse_value();
-        skip_space();
-        if (pos_ != text_.size()) {
-            fail("trailing text");
+Json from_mini(const mj_value &v, std::string_view text) {
+    Json out;
+    out.source = text.substr(v.start, v.end - v.start);
+    switch (v.type) {
+    case MJ_NULL:
+        out.kind = Json::Null;
+        break;
+    case MJ_BOOL:
+        out.kind = Json::Bool;
+        out.boolean = v.boolean;
+        break;
+    case MJ_NUMBER:
+        out.kind = Json::Number;
+        out.number = static_cast<long long>(v.number);
+        break;
+    case MJ_STRING:
+        out.kind = Json::String;
+        out.string.assign(v.string, v.string_len);
+        break;
+    case MJ_ARRAY:
+        out.kind = Json::Array;
+        for (std::size_t i = 0; i < v.len; ++i) {
+            out.items.push_back(from_mini(v.items[i], text));
         }
-        return value;
+        break;
+    case MJ_OBJECT:
+        out.kind = Json::Object;
+        for (std::size_t i = 0; i < v.len; ++i) {
+            out.members.emplace_back(v.keys[i], from_mini(v.items[i], text));
+        }
+        break;
     }
+    return out;
+}
 
-  private:
-    [[noreturn]] void fail(const char *what) const {
-        throw std::runtime_error(std::string("JSON: ") + what + " at byte " + std::to_string(pos_));
+Json parse_json(std::string_view text) {
+    char error[256] = {0};
+    mj_value *root = mj_parse(text.data(), text.size(), error);
+    if (root == nullptr) {
+        throw std::runtime_error(std::string("invalid JSON: ") + error);
     }
-
-    void skip_space() {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
-                                       text_[pos_] == '\r' || text_[pos_] == '\t')) {
-            ++pos_;
-        }
-    }
-
-    bool take(char c) {
-        skip_space();
-        if (pos_ < text_.size() && text_[pos_] == c) {
-            ++pos_;
-            return true;
-        }
-        return false;
-    }
-
-    void expect(char c) {
-        if (!take(c)) {
-            fail("unexpected character");
-        }
-    }
-
-    bool take_word(std::string_view word) {
-        if (text_.substr(pos_, word.size()) == word) {
-            pos_ += word.size();
-            return true;
-        }
-        return false;
-    }
-
-    Json parse_value() {
-        skip_space();
-        const std::size_t start = pos_;
-        Json value;
-        if (pos_ >= text_.size()) {
-            fail("unexpected end");
-        }
-        const char c = text_[pos_];
-        if (c == '{') {
-            value.kind = Json::Object;
-            ++pos_;
-            if (!take('}')) {
-                do {
-                    skip_space();
-                    std::string key = parse_string();
-                    expect(':');
-                    Json member = parse_value();
-                    value.members.emplace_back(std::move(key), std::move(member));
-                } while (take(','));
-                expect('}');
-            }
-        } else if (c == '[') {
-            value.kind = Json::Array;
-            ++pos_;
-            if (!take(']')) {
-                do {
-                    value.items.push_back(parse_value());
-                } while (take(','));
-                expect(']');
-            }
-        } else if (c == '"') {
-            value.kind = Json::String;
-            value.string = parse_string();
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-            value.kind = Json::Number;
-            std::size_t used = 0;
-            value.number = std::stoll(std::string(text_.substr(pos_, 24)), &used);
-            pos_ += used;
-        } else if (take_word("true")) {
-            value.kind = Json::Bool;
-            value.boolean = true;
-        } else if (take_word("false")) {
-            value.kind = Json::Bool;
-        } else if (!take_word("null")) {
-            fail("unexpected character");
-        }
-        value.source = text_.substr(start, pos_ - start);
-        return value;
-    }
-
-    unsigned hex4() {
-        if (pos_ + 4 > text_.size()) {
-            fail("short \\u escape");
-        }
-        unsigned v = 0;
-        for (int i = 0; i < 4; ++i) {
-            const char h = text_[pos_++];
-            v <<= 4;
-            if (h >= '0' && h <= '9') {
-                v |= static_cast<unsigned>(h - '0');
-            } else if (h >= 'a' && h <= 'f') {
-                v |= static_cast<unsigned>(h - 'a' + 10);
-            } else if (h >= 'A' && h <= 'F') {
-                v |= static_cast<unsigned>(h - 'A' + 10);
-            } else {
-                fail("bad \\u escape");
-            }
-        }
-        return v;
-    }
-
-    static void put_utf8(std::string &out, unsigned cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
-    std::string parse_string() {
-        if (pos_ >= text_.size() || text_[pos_] != '"') {
-            fail("expected a string");
-        }
-        ++pos_;
-        std::string out;
-        while (true) {
-            if (pos_ >= text_.size()) {
-                fail("unterminated string");
-            }
-            const char c = text_[pos_++];
-            if (c == '"') {
-                return out;
-            }
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (pos_ >= text_.size()) {
-                fail("unterminated escape");
-            }
-            const char e = text_[pos_++];
-            switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                unsigned cp = hex4();
-                if (cp >= 0xD800 && cp < 0xDC00 && text_.substr(pos_, 2) == "\\u") {
-                    pos_ += 2;
-                    const unsigned low = hex4();
-                    if (low < 0xDC00 || low >= 0xE000) {
-                        fail("unpaired surrogate");
-                    }
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                }
-                put_utf8(out, cp);
-                break;
-            }
-            default: fail("bad escape");
-            }
-        }
-    }
-
-    std::string_view text_;
-    std::size_t pos_ = 0;
-};
+    Json out = from_mini(*root, text);
+    mj_free(root);
+    return out;
+}
 
 std::string read_file(const char *path) {
     std::ifstream in(path, std::ios::binary);
@@ -413,7 +273,7 @@ long run_case(const Json &c) {
 
 void run_vectors(const char *path) {
     const std::string text = read_file(path);
-    const Json doc = Parser(text).parse();
+    const Json doc = parse_json(text);
     const Json *cases = doc.get("cases");
     if (cases == nullptr || cases->items.empty()) {
         throw std::runtime_error(std::string(path) + ": no cases");
@@ -439,7 +299,7 @@ void run_vectors(const char *path) {
 
 void run_idle(const char *path) {
     const std::string text = read_file(path);
-    const Json doc = Parser(text).parse();
+    const Json doc = parse_json(text);
     const Json *cases = doc.get("cases");
     if (cases == nullptr || cases->items.empty()) {
         throw std::runtime_error(std::string(path) + ": no cases");
