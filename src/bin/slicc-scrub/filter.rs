@@ -92,7 +92,7 @@ where
 }
 
 /// Writes `buf` (if not empty), flushes, and clears it.
-fn write<W: Write + ?Sized>(out: &mut W, buf: &mut Vec<u8>) -> Result<(), PumpError> {
+pub fn write<W: Write + ?Sized>(out: &mut W, buf: &mut Vec<u8>) -> Result<(), PumpError> {
     if buf.is_empty() {
         return Ok(());
     }
