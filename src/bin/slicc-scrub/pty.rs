@@ -261,10 +261,6 @@ impl Session {
         let master = self.master.take().expect("forward runs once");
         let mut buf = vec![0; CHUNK];
         while !self.output_closed {
-            // Signals first: a poll that returned for input has run the
-            // handlers of signals that came before it, so a window change
-            // reaches the pty before keys typed after it.
-            self.handle_signals(&master);
             let exited = self.status.is_some();
             if exited && self.quiet_until.is_none() {
                 self.quiet_until = Some(Instant::now() + QUIET_AFTER_EXIT);
@@ -294,6 +290,10 @@ impl Session {
             let master_ready = fds[0].revents();
             let stdin_ready = read_stdin && !fds[2].revents().is_empty();
             drop(fds);
+            // Signals before input: the return from poll has run the
+            // handlers of signals that came before the input it reports,
+            // so a window change reaches the pty before keys typed after it.
+            self.handle_signals(&master);
 
             if master_ready.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
                 match rustix::io::read(&master, &mut buf[..]) {
