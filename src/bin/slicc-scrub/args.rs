@@ -37,14 +37,15 @@ be run.";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Runs COMMAND with standard input inherited, and scrubs its standard
-    /// output and standard error, each as its own stream. Exits with the
-    /// command's status (128+N if a signal N killed it).
+    /// Runs COMMAND and scrubs what it writes. Exits with the command's
+    /// status (128+N if a signal N killed it).
     ///
     /// When standard input and standard output are both terminals, COMMAND
     /// runs on a pseudo-terminal of its own (see --pty), so that colours,
     /// line buffering, prompts and interactive programs work as without
-    /// slicc-scrub. The command does not outlive slicc-scrub.
+    /// slicc-scrub. Otherwise (or with --no-pty) its standard input is
+    /// ours, and its standard output and standard error are scrubbed each
+    /// as its own stream. The command does not outlive slicc-scrub.
     Run {
         #[command(flatten)]
         scrub: ScrubArgs,

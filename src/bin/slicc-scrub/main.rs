@@ -94,7 +94,7 @@ fn dispatch(cli: Cli) -> Result<i32, Failure> {
             let compiled = secrets::compile_args(&scrub)?;
             run::run(&compiled, &scrub, terminal, &command)
         }
-        Some(Command::Completions { shell }) => Ok(completions::write(shell)),
+        Some(Command::Completions { shell }) => completions::write(shell),
         Some(Command::Manpage { dir }) => manpage::write(dir.as_deref()),
         Some(Command::Demo { same_length }) => {
             if cli.scrub.has_secrets() {
