@@ -10,6 +10,7 @@ use std::process::Command;
 #[derive(Clone, Copy, Debug)]
 pub enum DeathSignal {
     /// For a command on a pty: what a terminal's hangup would send.
+    #[cfg_attr(not(unix), allow(dead_code))]
     Hangup,
     /// For a command on pipes.
     Terminate,

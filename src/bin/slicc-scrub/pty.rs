@@ -158,7 +158,10 @@ pub fn run(compiled: &Compiled, args: &ScrubArgs, command: &[OsString]) -> Resul
 /// A new pty: its master end (non-blocking, ours) and its slave end (the
 /// command's), in our terminal's mode and size when we have a terminal.
 fn open(mode: Option<&Termios>, size: Option<Winsize>) -> rustix::io::Result<(OwnedFd, OwnedFd)> {
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)?;
+    // Close-on-exec after the fact: posix_openpt has no such flag on every
+    // system, and no other thread of ours forks meanwhile.
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY)?;
+    rustix::io::fcntl_setfd(&master, rustix::io::FdFlags::CLOEXEC)?;
     grantpt(&master)?;
     unlockpt(&master)?;
     let name = ptsname(&master, Vec::new())?;
