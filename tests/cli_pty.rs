@@ -570,3 +570,34 @@ fn the_run_ends_when_the_command_exits_though_a_job_holds_the_pty() {
     assert!(ended, "slicc-scrub waited for the job");
     assert!(child.wait().unwrap().success());
 }
+
+/// An interactive shell works through it: a prompt, a command typed, its
+/// output scrubbed, job control on the pty, exit.
+#[test]
+fn an_interactive_shell_works() {
+    let (terminal, mut child) = Terminal::spawn(
+        slicc(
+            &[
+                "run",
+                "--env",
+                "PW",
+                "--",
+                "bash",
+                "--norc",
+                "--noprofile",
+                "-i",
+            ],
+            &[("PW", PASSWORD), ("PS1", "prompt> ")],
+        ),
+        24,
+        80,
+    );
+    terminal.expect("prompt> ");
+    terminal.type_keys("echo \"sum $((6 * 7)) $PW\"; [[ $- == *m* ]] && echo job-control\r");
+    terminal.expect("sum 42 [redacted:PW]\r\n");
+    // Job control: bash has the pty as its controlling terminal.
+    terminal.expect("\r\njob-control\r\n");
+    terminal.type_keys("exit 5\r");
+    assert_eq!(child.wait().unwrap().code(), Some(5));
+    assert!(!terminal.shown.all().contains(PASSWORD));
+}

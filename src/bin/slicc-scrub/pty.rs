@@ -112,7 +112,7 @@ pub fn run(compiled: &Compiled, args: &ScrubArgs, command: &[OsString]) -> Resul
         status: None,
         signals,
         stdin_open: true,
-        stdin_is_terminal: raw.is_some() || outer_mode.is_some(),
+        stdin_is_terminal: outer_mode.is_some(),
         to_command: Vec::new(),
         last_forwarded: b'\n',
         stream: compiled.scrubber.stream(),
