@@ -31,6 +31,25 @@ const BIN: &str = env!("CARGO_BIN_EXE_slicc-scrub");
 /// line does not show at all while the command waits for input.
 const SHOW_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long slicc-scrub may run in any test before the watchdog kills it,
+/// so that a regression fails the test instead of hanging it.
+const WATCHDOG: Duration = Duration::from_secs(120);
+
+/// Kills `child` (by its pidfd: never another process that got its id)
+/// if it still runs after WATCHDOG.
+fn watchdog(child: &Child) {
+    let pidfd = pidfd_open(
+        Pid::from_raw(child.id() as i32).unwrap(),
+        PidfdFlags::empty(),
+    )
+    .unwrap();
+    thread::spawn(move || {
+        if !ends_within(&pidfd, WATCHDOG) {
+            let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
+        }
+    });
+}
+
 /// The value's first bytes, "hun", end the prompt: a stream holds them, as
 /// they could start the value, until idle releases them (tests/cli.rs
 /// checks that they are held without idle).
@@ -91,6 +110,7 @@ impl Terminal {
             });
         }
         let child = command.spawn().expect("the binary starts");
+        watchdog(&child);
         // Only slicc-scrub (and what it starts) holds the slave end now, so
         // the master reads end (EIO) when they have all gone.
         drop(command);
@@ -488,6 +508,7 @@ fn the_command_dies_with_the_tool_on_pipes() {
     .stderr(Stdio::null())
     .spawn()
     .unwrap();
+    watchdog(&child);
     let mut stdout = child.stdout.take().unwrap();
     let mut line = Vec::new();
     let mut byte = [0];
@@ -545,6 +566,7 @@ for i in range(200):
     .stderr(writer)
     .spawn()
     .unwrap();
+    watchdog(&child);
     let mut output = String::new();
     let mut reader = reader;
     reader.read_to_string(&mut output).unwrap();
@@ -600,4 +622,48 @@ fn an_interactive_shell_works() {
     terminal.type_keys("exit 5\r");
     assert_eq!(child.wait().unwrap().code(), Some(5));
     assert!(!terminal.shown.all().contains(PASSWORD));
+}
+
+/// `--pty` without a terminal of ours: our standard input (a pipe) is
+/// forwarded, and its end reaches the command as the pty's end of file,
+/// after a last line without a newline too.
+#[test]
+fn with_pty_and_piped_input_the_command_reads_to_its_end() {
+    let mut child = slicc(
+        &[
+            "run",
+            "--pty",
+            "--env",
+            "PW",
+            "--",
+            "sh",
+            "-c",
+            // No echo of the input, so that only cat's output shows.
+            "stty -echo; echo ready; cat; echo '<end of input>'; exit 6",
+        ],
+        &[("PW", PASSWORD)],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    watchdog(&child);
+    let mut stdout = child.stdout.take().unwrap();
+    let mut shown = Vec::new();
+    let mut byte = [0];
+    while !shown.ends_with(b"ready\r\n") && stdout.read(&mut byte).unwrap() == 1 {
+        shown.push(byte[0]);
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("one\n{PASSWORD}\nlast").as_bytes())
+        .unwrap();
+    drop(stdin);
+    stdout.read_to_end(&mut shown).unwrap();
+    assert_eq!(
+        String::from_utf8(shown).unwrap(),
+        "ready\r\none\r\n[redacted:PW]\r\nlast<end of input>\r\n"
+    );
+    assert_eq!(child.wait().unwrap().code(), Some(6));
 }
