@@ -445,6 +445,17 @@ fn the_terminal_mode_is_restored_after_sigterm() {
     assert_eq!(format!("{:?}", terminal.mode()), terminal.initial);
 }
 
+#[test]
+fn sighup_to_the_tool_reaches_the_command_on_its_pty() {
+    let (terminal, mut child) =
+        run_sh(r#"trap 'echo "hup $PW"; exit 9' HUP; echo ready; read line"#);
+    terminal.expect("ready\r\n");
+    kill(child.id(), Signal::HUP);
+    terminal.expect("hup [redacted:PW]\r\n");
+    assert_eq!(child.wait().unwrap().code(), Some(9));
+    assert_eq!(format!("{:?}", terminal.mode()), terminal.initial);
+}
+
 fn kill(pid: u32, signal: Signal) {
     kill_process(Pid::from_raw(pid as i32).unwrap(), signal).unwrap();
 }
