@@ -487,7 +487,7 @@ fn error_vectors() {
         }
         let shown = format!("{error} {error:?}");
         for s in &secrets {
-            let value = reference::trim(&s.value);
+            let value = reference::trim_line_breaks(&s.value);
             let placeholder = s.placeholder.as_deref().unwrap_or_default();
             for (what, bytes) in [("value", value), ("placeholder", placeholder)] {
                 // Shorter ones could occur by chance (such as "p" in "placeholder").

@@ -415,7 +415,7 @@ fn with_line_breaks_around(rng: &mut Rng, mut value: Vec<u8>) -> Vec<u8> {
         let tail: &&[u8] = rng.pick(&breaks);
         value.extend_from_slice(tail);
     }
-    while crate::reference::trim(&value).len() < slicc_scrub::MIN_VALUE {
+    while crate::reference::trim_line_breaks(&value).len() < slicc_scrub::MIN_VALUE {
         let lead = value
             .iter()
             .take_while(|&&b| b == b'\r' || b == b'\n')

@@ -3,7 +3,7 @@
 //! candidate at every position is enumerated directly, so its correctness
 //! can be checked by reading it next to the spec.
 //!
-//! - [`trim`]: the value of §2 is the given value without leading and
+//! - [`trim_line_breaks`]: the value of §2 is the given value without leading and
 //!   trailing CR and LF (§1, rules version 4).
 //! - [`patterns_of`]: the patterns of one value (§2), with its own encoders.
 //! - [`Reference::scrub`]: §3 selection on a whole input.
@@ -29,7 +29,7 @@ fn is_crlf(b: u8) -> bool {
 
 /// §1: "Every CR (0x0D) and LF (0x0A) at the start and at the end of a value
 /// is removed before anything else"; CR and LF inside stay.
-pub fn trim(given: &[u8]) -> &[u8] {
+pub fn trim_line_breaks(given: &[u8]) -> &[u8] {
     let start = given
         .iter()
         .position(|&b| !is_crlf(b))
@@ -198,7 +198,7 @@ pub fn hex(v: &[u8], upper: bool) -> Vec<u8> {
 /// differs from every one already added. Variant labels are this file's own.
 /// The value is trimmed first (§1), as the crate's `patterns(value)` does.
 pub fn patterns_of(given: &[u8]) -> Vec<RefPattern> {
-    let v = trim(given);
+    let v = trim_line_breaks(given);
     let mut list: Vec<RefPattern> = Vec::new();
     let mut add = |form: Form, variant: String, bytes: Vec<u8>| {
         if !list.iter().any(|p| p.bytes == bytes) {
@@ -338,7 +338,7 @@ impl Reference {
         let secrets = secrets
             .iter()
             .map(|s| {
-                let value = trim(&s.value).to_vec();
+                let value = trim_line_breaks(&s.value).to_vec();
                 let mut direct = Vec::new();
                 let mut windows = Vec::new();
                 let mut encoded = Vec::new();
