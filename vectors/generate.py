@@ -1289,6 +1289,12 @@ def group_trim() -> None:
          ["$ fold key.pem\r\n", *layout(0, pem, pem_items(pv, 76, True, b"\n"))])
     case("trim_pem_rewrapped_48_terminal", [pem],
          ["$ fold key.pem\r\n", *layout(0, pem, pem_items(pv, 48, True, b"\n"))])
+    # A window that starts at an inner line break is no candidate; the one a
+    # byte later covers the same secret bytes (SPEC section 3).
+    at = PEM.index("\n")
+    assert len(PEM[at : at + FRAGMENT]) == FRAGMENT
+    case("trim_fragment_window_at_inner_line_break_starts_after_it", [pem],
+         ["x" + PEM[at], m(0, "fragment", PEM[at + 1 : at + 40]), "!\n"])
     case("trim_pem_crlf_stored_value", [S("PEM_CRLF", crlf(PEM) + b"\r\n")],
          ["key:\r\n", m(0, "raw", crlf(PEM), "lf"), "\r\n"])
 
