@@ -1121,8 +1121,9 @@ def json_untrimmed(secret: int, s: Secret) -> list[Segment]:
     return segs
 
 
-def b64_untrimmed(secret: int, s: Secret, alphabet: str = "std", padded: bool = True) -> list[Segment]:
-    """base64 of the given value as [before, match, after]. The trimmed value sits
+def b64_untrimmed(secret: int, s: Secret, alphabet: str = "std", padded: bool = True) -> tuple[list[Segment], str]:
+    """base64 of the given value as [before, match, after], and the variant the
+    match is meant to be. The trimmed value sits
     at shift len(lead) % 3. With line breaks after it, the match is its core and,
     when (s + n) % 3 != 0, one character more: that character holds v's last bits
     and then the top bits of the CR or LF that follows (0x0D and 0x0A are below
