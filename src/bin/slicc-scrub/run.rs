@@ -16,7 +16,8 @@
 
 use std::ffi::OsString;
 use std::io::{self, ErrorKind};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
+use std::thread;
 
 use crate::Failure;
 use crate::args::{PtyChoice, ScrubArgs};
@@ -62,9 +63,23 @@ pub fn run(
     let stderr = child.stderr.take().expect("piped");
     // Until every holder of the pipes has closed them: the command, and
     // anything it left running (as a shell pipeline does).
+    // Signals act as usual again once the command has exited, even while
+    // something it left running still holds the pipes: a thread watches.
+    let pid = child.id();
+    let exited = thread::Builder::new()
+        .name("slicc-scrub wait".into())
+        .spawn(move || stop_forwarding_at_exit(pid));
     let forwarded = pipes::forward(stdout, stderr, compiled, args.idle());
-
-    let status = wait(&mut child);
+    let status = match exited {
+        Ok(exited) => {
+            let _ = exited.join();
+            child.wait()
+        }
+        Err(_) => {
+            stop_forwarding_at_exit(pid);
+            child.wait()
+        }
+    };
 
     let mut failures = Vec::new();
     let mut lists = Vec::new();
@@ -127,12 +142,11 @@ pub fn cannot_start(shown: &str, error: &io::Error) -> Failure {
     }
 }
 
-/// Waits for the command, and stops forwarding signals before its process
-/// id can be reused.
-fn wait(child: &mut Child) -> io::Result<ExitStatus> {
-    signals::wait_exited(child.id());
+/// Waits for the command to exit, without reaping it, and stops forwarding
+/// signals before its process id can be reused.
+fn stop_forwarding_at_exit(pid: u32) {
+    signals::wait_exited(pid);
     signals::restore();
-    child.wait()
 }
 
 /// The status a shell gives a command: its exit code, or 128 + N when
