@@ -678,3 +678,50 @@ fn with_pty_and_piped_input_the_command_reads_to_its_end() {
     );
     assert_eq!(child.wait().unwrap().code(), Some(6));
 }
+
+#[test]
+fn a_missing_command_on_a_pty_exits_127_and_leaves_the_mode() {
+    let (terminal, mut child) = Terminal::spawn(
+        slicc(
+            &["run", "--env", "PW", "--", "slicc-scrub-no-such-command"],
+            &[("PW", PASSWORD)],
+        ),
+        24,
+        80,
+    );
+    let shown = terminal.shown.all();
+    assert_eq!(child.wait().unwrap().code(), Some(127));
+    assert_eq!(
+        shown,
+        "slicc-scrub: slicc-scrub-no-such-command: command not found\r\n"
+    );
+    assert_eq!(format!("{:?}", terminal.mode()), terminal.initial);
+}
+
+#[test]
+fn stats_on_a_pty_count_the_one_stream() {
+    let (terminal, mut child) = Terminal::spawn(
+        slicc(
+            &[
+                "run",
+                "--stats",
+                "--env",
+                "PW",
+                "--",
+                "sh",
+                "-c",
+                r#"echo "$PW"; echo "$PW" >&2"#,
+            ],
+            &[("PW", PASSWORD)],
+        ),
+        24,
+        80,
+    );
+    let shown = terminal.shown.all();
+    assert!(child.wait().unwrap().success());
+    // After the mode is restored: our terminal turns LF into CR LF again.
+    assert_eq!(
+        shown,
+        "[redacted:PW]\r\n[redacted:PW]\r\nslicc-scrub: hit PW raw 2\r\n"
+    );
+}
