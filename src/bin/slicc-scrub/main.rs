@@ -13,6 +13,7 @@ mod pipes;
 mod pty;
 mod run;
 mod secrets;
+mod secrets_file;
 mod stats;
 #[cfg(unix)]
 mod terminal;
