@@ -26,8 +26,8 @@ need go "apt-get install golang-go"
 
 # The library alone, with the flags the root CMakeLists.txt uses, so the two
 # share one build in target/release instead of rebuilding each other's.
-step "cargo build --release --lib --no-default-features"
-cargo build --release --lib --locked --no-default-features
+step "cargo build --release --package slicc-scrub-ffi"
+cargo build --release --locked --package slicc-scrub-ffi
 lib_dir="$root/target/release"
 
 step "C++: include/slicc_scrub.hpp (tests/cpp, ctest)"

@@ -24,9 +24,10 @@
 //! assert_eq!(shown, b"token: fnox_proxy_1\n");
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod engine;
 mod error;
-pub mod ffi;
 mod form;
 pub mod io;
 mod patterns;

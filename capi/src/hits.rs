@@ -2,7 +2,7 @@
 
 use std::ffi::{CString, c_char};
 
-use crate::{Form, Hit};
+use slicc_scrub::{Form, Hit};
 
 use super::boundary::{Failure, FfiResult, Out, boundary, boundary_value, free_handle, try_ref};
 use super::status::scrub_status;

@@ -3,13 +3,13 @@
 //! The secrets are a JSON array in the vectors' secret format (SPEC §5):
 //! `[{"name": "...", "value": "..." | "valueHex": "...",
 //!   "placeholder": "..." | "placeholderHex": "..."}]`.
-//! Parsed by the crate's own [`crate::secrets_from_json`], as every
+//! Parsed by the crate's own [`slicc_scrub::secrets_from_json`], as every
 //! interface does; its messages locate a problem by secret index and field,
 //! never by a value or a placeholder.
 
 use std::ffi::c_char;
 
-use crate::secrets_from_json;
+use slicc_scrub::secrets_from_json;
 
 use super::boundary::{Failure, boundary_with_error, try_slice};
 use super::scrubber::{compile_into, scrub_options, scrub_scrubber};
@@ -17,7 +17,7 @@ use super::status::{scrub_error, scrub_status};
 
 /// The crate's parser ([`secrets_from_json`]), with its failures sorted into
 /// "not JSON" and "JSON, but not secrets".
-fn read_secrets(json: &[u8]) -> Result<Vec<crate::Secret>, Failure> {
+fn read_secrets(json: &[u8]) -> Result<Vec<slicc_scrub::Secret>, Failure> {
     // One parse; the error says whether the text was JSON at all. Its
     // message gives a position, never a piece of the input.
     secrets_from_json(json).map_err(|e| {

@@ -1,5 +1,5 @@
 //! The C ABI (SPEC §6): opaque handles and `extern "C"` functions prefixed
-//! `scrub_`, declared in `include/slicc_scrub.h` (generated from this module
+//! `scrub_`, declared in `include/slicc_scrub.h` (generated from this crate
 //! by cbindgen, see `cbindgen.toml`).
 //!
 //! A thin layer over the Rust API, no matching of its own. The rules, after
@@ -66,15 +66,15 @@ pub const SCRUB_IDLE_MS: u64 = 50;
 pub const SCRUB_RULES_VERSION: u32 = 3;
 
 // The header's constants are literals (cbindgen writes them as they are);
-// these make sure they are the crate's.
+// these make sure they are the engine's.
 const _: () = {
-    assert!(SCRUB_FRAGMENT == crate::FRAGMENT);
-    assert!(SCRUB_MIN_VALUE == crate::MIN_VALUE);
-    assert!(SCRUB_MAX_VALUE == crate::MAX_VALUE);
-    assert!(SCRUB_MAX_PLACEHOLDER == crate::MAX_PLACEHOLDER);
-    assert!(SCRUB_MAX_NAME == crate::MAX_NAME);
-    assert!(SCRUB_IDLE_MS == crate::IDLE_MS);
-    assert!(SCRUB_RULES_VERSION == crate::RULES_VERSION);
+    assert!(SCRUB_FRAGMENT == slicc_scrub::FRAGMENT);
+    assert!(SCRUB_MIN_VALUE == slicc_scrub::MIN_VALUE);
+    assert!(SCRUB_MAX_VALUE == slicc_scrub::MAX_VALUE);
+    assert!(SCRUB_MAX_PLACEHOLDER == slicc_scrub::MAX_PLACEHOLDER);
+    assert!(SCRUB_MAX_NAME == slicc_scrub::MAX_NAME);
+    assert!(SCRUB_IDLE_MS == slicc_scrub::IDLE_MS);
+    assert!(SCRUB_RULES_VERSION == slicc_scrub::RULES_VERSION);
 };
 
 /// The library's version ("0.1.0"), NUL-terminated and static: never free
@@ -91,5 +91,5 @@ pub extern "C" fn scrub_version() -> *const c_char {
 /// built for other rules before compiling. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn scrub_rules_version() -> u32 {
-    boundary::boundary_value(0, || Ok(crate::RULES_VERSION))
+    boundary::boundary_value(0, || Ok(slicc_scrub::RULES_VERSION))
 }

@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 use std::mem::offset_of;
 
-use crate::{MAX_NAME, Options, Scrubber, Secret, compile};
+use slicc_scrub::{MAX_NAME, Options, Scrubber, Secret, compile};
 
 use super::boundary::{
     Failure, FfiResult, Out, boundary, boundary_with_error, bytes_ptr, empty_bytes, free_handle,
@@ -242,7 +242,7 @@ pub unsafe extern "C" fn scrub_scrubber_free(scrubber: *mut scrub_scrubber) {
 /// the caller; free it with `scrub_result_free`. Immutable.
 pub struct scrub_result {
     output: Vec<u8>,
-    hits: Vec<crate::Hit>,
+    hits: Vec<slicc_scrub::Hit>,
 }
 
 /// Scrubs `input` in one piece (SPEC §3).

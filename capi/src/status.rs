@@ -7,7 +7,7 @@
 
 use std::ffi::{CStr, CString, c_char};
 
-use crate::CompileError;
+use slicc_scrub::CompileError;
 
 use super::boundary::{Failure, boundary_value};
 
@@ -124,7 +124,9 @@ impl scrub_status {
 
 impl From<&CompileError> for scrub_status {
     fn from(error: &CompileError) -> scrub_status {
-        // Exhaustive on purpose: a new compile error needs a new status.
+        // The engine's errors are `#[non_exhaustive]`; it is pinned to this
+        // crate's exact version, so a new error comes with a new status here.
+        // Until then it is the caller's arguments that are at fault.
         match error {
             CompileError::UnsupportedVersion { .. } => scrub_status::UnsupportedVersion,
             CompileError::InvalidName { .. } => scrub_status::InvalidName,
@@ -134,6 +136,7 @@ impl From<&CompileError> for scrub_status {
             CompileError::PlaceholderTooLong { .. } => scrub_status::PlaceholderTooLong,
             CompileError::PlaceholderLeaks { .. } => scrub_status::PlaceholderLeaks,
             CompileError::RedactionLeaks { .. } => scrub_status::RedactionLeaks,
+            _ => scrub_status::InvalidArgument,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Streams: push chunks in, get scrubbed bytes out (SPEC §4).
 
-use crate::{Stream, StreamError};
+use slicc_scrub::{Stream, StreamError};
 
 use super::boundary::{
     Failure, FfiResult, Out, boundary, bytes_ptr, empty_bytes, free_handle, into_handle, try_mut,
@@ -26,6 +26,8 @@ impl From<StreamError> for Failure {
     fn from(error: StreamError) -> Failure {
         match error {
             StreamError::Ended => Failure::status(scrub_status::StreamEnded),
+            // `#[non_exhaustive]`: see `From<&CompileError> for scrub_status`.
+            _ => Failure::status(scrub_status::InvalidArgument),
         }
     }
 }
@@ -263,12 +265,12 @@ pub unsafe extern "C" fn scrub_stream_free(stream: *mut scrub_stream) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Options, Secret, compile};
+    use slicc_scrub::{Options, Secret, compile};
 
     fn stream() -> scrub_stream {
         let scrubber = compile(
             &[Secret::new("GH", "ghp_abcdefgh12345678")],
-            &Options::new(crate::RULES_VERSION),
+            &Options::new(slicc_scrub::RULES_VERSION),
         )
         .unwrap();
         scrub_stream {

@@ -1,5 +1,5 @@
-//! Builds the C test harness (tests/c/) with the `cc` crate against the
-//! static library cargo just built, and runs it on vectors/vectors.json:
+//! Builds the C test harness (capi/tests/c/) with the `cc` crate against the
+//! static library (built by cargo for the test), and runs it on vectors/vectors.json:
 //! every case through scrub_bytes, at every split point and one byte at a
 //! time, compared in C; plus the misuse and thread tests.
 //!
@@ -17,63 +17,24 @@ use std::process::Command;
 
 use cbuild::root;
 
-/// The static library of this build. The test binary lives in
-/// `target/<profile>/deps/`, where cargo also writes the library's
-/// staticlib when it builds the library for the tests (it copies it up to
-/// `target/<profile>/` only for `cargo build`).
-fn staticlib() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let deps = exe.parent().expect("target/<profile>/deps");
-    [deps, deps.parent().unwrap_or(deps)]
-        .iter()
-        .map(|dir| dir.join("libslicc_scrub.a"))
-        .filter(|path| path.exists())
-        .max_by_key(|path| {
-            std::fs::metadata(path)
-                .and_then(|m| m.modified())
-                .unwrap_or(std::time::SystemTime::UNIX_EPOCH)
-        })
-        .expect("libslicc_scrub.a: cargo builds it with the library (crate-type staticlib)")
-}
-
-/// The system libraries a static Rust library needs on this platform
-/// (`rustc --print native-static-libs`).
-fn native_libs() -> &'static [&'static str] {
-    if cfg!(target_os = "linux") {
-        &[
-            "-lgcc_s",
-            "-lutil",
-            "-lrt",
-            "-lpthread",
-            "-lm",
-            "-ldl",
-            "-lc",
-        ]
-    } else if cfg!(target_os = "macos") {
-        &["-lSystem", "-lc", "-lm", "-liconv"]
-    } else {
-        &["-lpthread", "-lm"]
-    }
-}
-
 fn build_harness() -> PathBuf {
     let root = root();
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_harness");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join("scrub_c_tests");
-    let staticlib = staticlib();
+    let staticlib = cbuild::build_library().join("libslicc_scrub.a");
     let output = cbuild::compiler(false)
         .to_command()
         .args(["-std=c99", "-D_POSIX_C_SOURCE=200809L"])
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-pthread"])
         .arg("-I")
         .arg(root.join("include"))
-        .arg(root.join("tests/c/harness.c"))
-        .arg(root.join("tests/c/mini_json.c"))
+        .arg(cbuild::c_tests().join("harness.c"))
+        .arg(cbuild::c_tests().join("mini_json.c"))
         .arg("-o")
         .arg(&exe)
         .arg(&staticlib)
-        .args(native_libs())
+        .args(cbuild::native_static_libs())
         .output()
         .expect("run the C compiler");
     assert!(

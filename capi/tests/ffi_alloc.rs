@@ -4,7 +4,13 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use slicc_scrub::ffi::{
+// The C ABI's own source, compiled into this test: the crate is a cdylib and
+// a staticlib, which a Rust test cannot link.
+#[path = "../src/lib.rs"]
+#[allow(unused)]
+mod capi;
+
+use capi::{
     SCRUB_RULES_VERSION, scrub_compile_json, scrub_options, scrub_scrubber_free, scrub_status,
     scrub_stream_end, scrub_stream_free, scrub_stream_new, scrub_stream_push,
 };

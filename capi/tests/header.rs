@@ -1,4 +1,4 @@
-//! The committed C header is what cbindgen makes of src/ffi/ today, and it
+//! The committed C header is what cbindgen makes of capi/src/ today, and it
 //! compiles on its own as C99 and as C++17 without a warning.
 //!
 //! After changing the C ABI, regenerate it with
@@ -16,7 +16,7 @@ fn generate() -> String {
     let config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     let bindings = cbindgen::Builder::new()
         .with_config(config)
-        .with_src(root.join("src/ffi/mod.rs"))
+        .with_src(root.join("capi/src/lib.rs"))
         .generate()
         .expect("cbindgen generates the header");
     let mut out = Vec::new();
@@ -47,7 +47,7 @@ fn header_is_fresh() {
     }
 }
 
-/// Compiles `source` (a file of tests/c/) with the `cc` crate's compiler for
+/// Compiles `source` (a file of capi/tests/c/) with the `cc` crate's compiler for
 /// the host, as C or C++ with the given standard, warnings as errors.
 #[cfg(unix)]
 fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
@@ -58,7 +58,7 @@ fn compile_alone(cpp: bool, std_flag: &str, source: &str, out_dir: &Path) {
         .arg(out_dir.join(format!("header_alone_{std_flag}.o")))
         .arg("-I")
         .arg(root().join("include"))
-        .arg(root().join("tests/c").join(source))
+        .arg(cbuild::c_tests().join(source))
         .output()
         .expect("run the compiler");
     assert!(

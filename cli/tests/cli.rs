@@ -1,7 +1,6 @@
 //! Drives the real `slicc-scrub` binary: streaming equals one-shot
 //! scrubbing, prompts are not held, exit codes, errors, `--stats`,
 //! `--same-length`.
-#![cfg(feature = "cli")]
 
 use std::io::{Read, Write};
 use std::path::PathBuf;

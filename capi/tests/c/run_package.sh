@@ -11,7 +11,7 @@
 # Run from anywhere; builds in build/ (SLICC_SCRUB_BUILD_DIR overrides it).
 # Needs: a Rust toolchain, a C compiler, `apt-get install -y cmake pkg-config`.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 
 build="${SLICC_SCRUB_BUILD_DIR:-build}"
 for tool in cmake ctest pkg-config cargo cc; do

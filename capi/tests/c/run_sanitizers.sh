@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the C test harness (tests/c/) with CMake and runs it with ctest:
+# Builds the C test harness (capi/tests/c/) with CMake and runs it with ctest:
 # plain (static and shared library), under AddressSanitizer +
 # UndefinedBehaviorSanitizer, and under valgrind (memcheck, full leak check;
 # any error or leak fails). Every test runs every vector of
@@ -10,7 +10,7 @@
 # Needs: a Rust toolchain, a C compiler with libasan/libubsan (Debian's gcc),
 # and `apt-get install -y cmake valgrind`.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 
 build="${SLICC_SCRUB_BUILD_DIR:-build}"
 for tool in cmake ctest valgrind cargo cc; do
