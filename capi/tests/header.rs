@@ -2,7 +2,7 @@
 //! compiles on its own as C99 and as C++17 without a warning.
 //!
 //! After changing the C ABI, regenerate it with
-//! `SLICC_SCRUB_BLESS=1 cargo test --test header`.
+//! `SLICC_SCRUB_BLESS=1 cargo test -p slicc-scrub-ffi --test header`.
 
 mod cbuild;
 
@@ -41,7 +41,7 @@ fn header_is_fresh() {
             .map_or(committed.lines().count().min(fresh.lines().count()), |i| i);
         panic!(
             "include/slicc_scrub.h is stale (first difference at line {}); regenerate it with \
-             SLICC_SCRUB_BLESS=1 cargo test --test header",
+             SLICC_SCRUB_BLESS=1 cargo test -p slicc-scrub-ffi --test header",
             line + 1
         );
     }

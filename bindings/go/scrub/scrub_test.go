@@ -488,7 +488,7 @@ func TestEmptyAndNUL(t *testing.T) {
 }
 
 func TestConstantsAndForms(t *testing.T) {
-	if Fragment != 16 || MinValue != 8 || IdleMS != 50 || RulesVersion != 3 {
+	if Fragment != 16 || MinValue != 8 || IdleMS != 50 || RulesVersion != 4 {
 		t.Errorf("constants: %d %d %d %d", Fragment, MinValue, IdleMS, RulesVersion)
 	}
 	if LibraryRulesVersion() != RulesVersion || Version() == "" {

@@ -8,7 +8,9 @@ use std::process::Command;
 /// The repository root (this crate is `capi/` in it).
 pub fn root() -> PathBuf {
     let capi = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    capi.parent().expect("capi/ is inside the repository").to_owned()
+    capi.parent()
+        .expect("capi/ is inside the repository")
+        .to_owned()
 }
 
 /// The C tests' folder, `capi/tests/c`.
@@ -36,14 +38,24 @@ pub fn build_library() -> PathBuf {
     };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let status = Command::new(cargo)
-        .args(["build", "--quiet", "--package", "slicc-scrub-ffi", "--profile", profile])
+        .args([
+            "build",
+            "--quiet",
+            "--package",
+            "slicc-scrub-ffi",
+            "--profile",
+            profile,
+        ])
         .arg("--manifest-path")
         .arg(root().join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir)
         .status()
         .expect("run cargo build --package slicc-scrub-ffi");
-    assert!(status.success(), "cargo build --package slicc-scrub-ffi failed");
+    assert!(
+        status.success(),
+        "cargo build --package slicc-scrub-ffi failed"
+    );
     profile_dir.to_owned()
 }
 
@@ -57,7 +69,13 @@ pub fn native_static_libs() -> Vec<String> {
     std::fs::write(&source, "").unwrap();
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
     let output = Command::new(rustc)
-        .args(["--crate-type", "staticlib", "--print", "native-static-libs", "-o"])
+        .args([
+            "--crate-type",
+            "staticlib",
+            "--print",
+            "native-static-libs",
+            "-o",
+        ])
         .arg(out_dir.join("libempty.a"))
         .arg(&source)
         .output()
