@@ -8,54 +8,96 @@ use crate::form::Form;
 /// Why a compile failed. Every variant that concerns one secret carries its
 /// index in the list and its name (shown escaped, since an invalid name may
 /// hold any bytes).
+///
+/// A later version may add variants: match with a wildcard arm.
+///
+/// ```
+/// use slicc_scrub::{compile, CompileError, Options, Secret, RULES_VERSION};
+///
+/// let secrets = [Secret::new("A", "correct horse battery staple"), Secret::new("A", "another value")];
+/// match compile(&secrets, &Options::new(RULES_VERSION)) {
+///     Err(CompileError::DuplicateName { index: 1, first: 0, .. }) => {}
+///     other => panic!("unexpected {other:?}"),
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CompileError {
     /// `Options::version` is not [`crate::RULES_VERSION`].
-    UnsupportedVersion { version: u32 },
+    UnsupportedVersion {
+        /// The version asked for.
+        version: u32,
+    },
     /// The name is empty, longer than 128 bytes, or has a byte outside
     /// `A-Z a-z 0-9 _ - .`.
-    InvalidName { index: usize, name: String },
+    InvalidName {
+        /// The secret's index in the list.
+        index: usize,
+        /// The secret's name.
+        name: String,
+    },
     /// Another secret earlier in the list has the same name.
     DuplicateName {
+        /// The secret's index in the list.
         index: usize,
+        /// The secret's name.
         name: String,
+        /// The index of the earlier secret with that name.
         first: usize,
     },
     /// The value is shorter than [`crate::MIN_VALUE`].
     ValueTooShort {
+        /// The secret's index in the list.
         index: usize,
+        /// The secret's name.
         name: String,
+        /// The length in bytes.
         len: usize,
     },
     /// The value is longer than [`crate::MAX_VALUE`].
     ValueTooLong {
+        /// The secret's index in the list.
         index: usize,
+        /// The secret's name.
         name: String,
+        /// The length in bytes.
         len: usize,
     },
     /// The placeholder is longer than [`crate::MAX_PLACEHOLDER`].
     PlaceholderTooLong {
+        /// The secret's index in the list.
         index: usize,
+        /// The secret's name.
         name: String,
+        /// The length in bytes.
         len: usize,
     },
     /// The placeholder of secret `index` contains a match of secret `other`
     /// in `form`: replacing with it could leak a value.
     PlaceholderLeaks {
+        /// The secret's index in the list.
         index: usize,
+        /// The secret's name.
         name: String,
+        /// The index of the secret matched.
         other: usize,
+        /// That secret's name.
         other_name: String,
+        /// The form of the match.
         form: Form,
     },
     /// The text `[redacted:<name>]` of secret `index` contains a match of
     /// secret `other` in `form`.
     RedactionLeaks {
+        /// The secret's index in the list.
         index: usize,
+        /// The secret's name.
         name: String,
+        /// The index of the secret matched.
         other: usize,
+        /// That secret's name.
         other_name: String,
+        /// The form of the match.
         form: Form,
     },
 }
@@ -124,6 +166,7 @@ impl std::error::Error for CompileError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StreamError {
+    /// Push, idle or end after [`crate::Stream::end`].
     Ended,
 }
 

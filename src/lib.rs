@@ -25,6 +25,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 mod constants;
 mod engine;

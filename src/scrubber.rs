@@ -14,26 +14,62 @@ use crate::{MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, RULES_VERSION};
 
 /// A compiled list of secrets. Immutable, `Send + Sync`, and cheap to clone
 /// (an `Arc`): share one across threads and streams.
+///
+/// ```
+/// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+///
+/// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+/// let worker = scrubber.clone();
+/// let out = std::thread::spawn(move || worker.text("pw=correct horse battery staple").text).join().unwrap();
+/// assert_eq!(out, "pw=[redacted:DB]");
+/// assert_eq!(scrubber.len(), 1);
+/// # Ok::<(), slicc_scrub::CompileError>(())
+/// ```
 #[derive(Clone)]
 pub struct Scrubber {
     engine: Arc<Engine>,
 }
 
-/// The result of [`Scrubber::bytes`].
+/// The result of [`Scrubber::bytes`]. A later version may add fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Scrubbed {
+    /// The input with every match replaced.
     pub output: Vec<u8>,
+    /// What was replaced, per secret and form.
     pub hits: Vec<Hit>,
 }
 
-/// The result of [`Scrubber::text`].
+/// The result of [`Scrubber::text`]. A later version may add fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ScrubbedText {
+    /// The input with every match replaced.
     pub text: String,
+    /// What was replaced, per secret and form.
     pub hits: Vec<Hit>,
 }
 
 /// Validates `secrets` (SPEC §1) and builds a scrubber for them.
+///
+/// ```
+/// use slicc_scrub::{compile, CompileError, Options, Secret, RULES_VERSION};
+///
+/// let secrets = [Secret::new("GH_TOKEN", "ghp_abcdefgh12345678").with_placeholder("fnox_proxy_1")];
+/// let scrubber = compile(&secrets, &Options::new(RULES_VERSION))?;
+/// assert_eq!(scrubber.text("token ghp_abcdefgh12345678").text, "token fnox_proxy_1");
+///
+/// let error = compile(&[Secret::new("SHORT", "1234")], &Options::new(RULES_VERSION)).unwrap_err();
+/// assert!(matches!(error, CompileError::ValueTooShort { index: 0, .. }));
+/// # Ok::<(), CompileError>(())
+/// ```
+///
+/// # Errors
+/// A [`CompileError`] for the first rule broken: an options version other
+/// than [`RULES_VERSION`], an invalid or duplicate name, a value too short
+/// or too long, a placeholder too long, or a placeholder or redaction text
+/// that holds a match of some secret. Its message never holds a value or a
+/// placeholder.
 pub fn compile(secrets: &[Secret], options: &Options) -> Result<Scrubber, CompileError> {
     if options.version != RULES_VERSION {
         return Err(CompileError::UnsupportedVersion {
@@ -105,6 +141,16 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
 
 impl Scrubber {
     /// Scrubs `input` in one piece: SPEC §3.
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+    /// // base64 of the value, cut at any alignment, is found too
+    /// let out = scrubber.bytes(b"auth: Y29ycmVjdCBob3JzZSBiYXR0ZXJ5IHN0YXBsZQ==");
+    /// assert_eq!(out.output, b"auth: [redacted:DB]");
+    /// # Ok::<(), slicc_scrub::CompileError>(())
+    /// ```
     pub fn bytes(&self, input: &[u8]) -> Scrubbed {
         let mut output = Vec::with_capacity(input.len() + input.len() / 64);
         let matcher = self.scrub_into(input, &mut output);
@@ -125,6 +171,14 @@ impl Scrubber {
 
     /// Scrubs the UTF-8 bytes of `input`, then decodes the result with
     /// U+FFFD for any broken sequence (a fragment may cut a character).
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION).same_length(true))?;
+    /// assert_eq!(scrubber.text("pw=correct horse battery staple").text, "pw=****************************");
+    /// # Ok::<(), slicc_scrub::CompileError>(())
+    /// ```
     pub fn text(&self, input: &str) -> ScrubbedText {
         let Scrubbed { output, hits } = self.bytes(input.as_bytes());
         let text = match String::from_utf8(output) {
@@ -136,6 +190,18 @@ impl Scrubber {
 
     /// A new stream over this scrubber. The stream keeps the compiled
     /// secrets alive: the scrubber may be dropped first.
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+    /// let mut stream = scrubber.stream();
+    /// let mut out = stream.push(b"pw=correct horse ")?;
+    /// out.extend(stream.push(b"battery staple\n")?);
+    /// out.extend(stream.end()?);
+    /// assert_eq!(out, b"pw=[redacted:DB]\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stream(&self) -> Stream {
         Stream::new(Arc::clone(&self.engine))
     }

@@ -48,6 +48,25 @@ fn error(message: impl Into<String>) -> SecretsJsonError {
 
 /// Parses a JSON array of secrets. Unknown fields are rejected, so a typo
 /// such as `"palceholder"` does not silently leave a secret without one.
+///
+/// ```
+/// use slicc_scrub::secrets_from_json;
+///
+/// let secrets = secrets_from_json(br#"[
+///     {"name": "GH_TOKEN", "value": "ghp_abcdefgh12345678", "placeholder": "fnox_proxy_1"},
+///     {"name": "BIN", "valueHex": "00ff00ff00ff00ff"}
+/// ]"#)?;
+/// assert_eq!(secrets[1].value, [0, 255, 0, 255, 0, 255, 0, 255]);
+/// assert!(secrets_from_json(b"[{\"name\": \"X\", \"palceholder\": \"y\"}]").is_err());
+/// # Ok::<(), slicc_scrub::SecretsJsonError>(())
+/// ```
+///
+/// # Errors
+/// A [`SecretsJsonError`] when the text is not JSON, not an array, or an
+/// entry is not `{"name", "value" or "valueHex", "placeholder" or
+/// "placeholderHex"}` (missing, unknown or mistyped field, bad hex); its
+/// message never holds a value or a placeholder. The secrets themselves are
+/// checked by [`compile`](crate::compile).
 pub fn secrets_from_json(json: &[u8]) -> Result<Vec<Secret>, SecretsJsonError> {
     // serde_json's syntax errors give a line and column, never the text.
     let document: Value = serde_json::from_slice(json).map_err(|e| SecretsJsonError {

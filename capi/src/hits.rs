@@ -34,6 +34,10 @@ impl From<Form> for scrub_form {
             Form::Base64 => scrub_form::Base64,
             Form::Hex => scrub_form::Hex,
             Form::Wrapped => scrub_form::Wrapped,
+            // `Form` is `#[non_exhaustive]`, but this crate is built with the
+            // engine of its own version (`=` in Cargo.toml), whose forms are
+            // all above; a new form comes with a new `scrub_form` here.
+            _ => unreachable!("a form the C ABI does not know"),
         }
     }
 }
@@ -85,15 +89,15 @@ impl scrub_hits {
 }
 
 fn form_name(form: Form) -> *const c_char {
-    match form {
-        Form::Raw => c"raw",
-        Form::Fragment => c"fragment",
-        Form::Json => c"json",
-        Form::Percent => c"percent",
-        Form::Html => c"html",
-        Form::Base64 => c"base64",
-        Form::Hex => c"hex",
-        Form::Wrapped => c"wrapped",
+    match scrub_form::from(form) {
+        scrub_form::Raw => c"raw",
+        scrub_form::Fragment => c"fragment",
+        scrub_form::Json => c"json",
+        scrub_form::Percent => c"percent",
+        scrub_form::Html => c"html",
+        scrub_form::Base64 => c"base64",
+        scrub_form::Hex => c"hex",
+        scrub_form::Wrapped => c"wrapped",
     }
     .as_ptr()
 }
