@@ -100,6 +100,24 @@
 #define SCRUB_RULES_VERSION 4
 
 /**
+ * Major version of the library this header belongs to. `scrub_version()`
+ * gives the linked library's; a program can compare the two.
+ */
+#define SLICC_SCRUB_VERSION_MAJOR 0
+
+/**
+ * Minor version of the library this header belongs to. Before 1.0 a new
+ * minor version may change the ABI (the SONAME is
+ * `libslicc_scrub.so.0.<minor>`).
+ */
+#define SLICC_SCRUB_VERSION_MINOR 1
+
+/**
+ * Patch version of the library this header belongs to.
+ */
+#define SLICC_SCRUB_VERSION_PATCH 0
+
+/**
  * The result of a call. The values are part of the ABI: each is written
  * out explicitly and never reused for another meaning; new codes get new
  * numbers. `scrub_status_message` gives a fixed English message for each.
@@ -364,6 +382,36 @@ const char *scrub_version(void);
  * built for other rules before compiling. Thread-safe.
  */
 uint32_t scrub_rules_version(void);
+
+/**
+ * `SCRUB_FRAGMENT` of the linked library. Thread-safe.
+ */
+size_t scrub_fragment(void);
+
+/**
+ * `SCRUB_MIN_VALUE` of the linked library. Thread-safe.
+ */
+size_t scrub_min_value(void);
+
+/**
+ * `SCRUB_MAX_VALUE` of the linked library. Thread-safe.
+ */
+size_t scrub_max_value(void);
+
+/**
+ * `SCRUB_MAX_PLACEHOLDER` of the linked library. Thread-safe.
+ */
+size_t scrub_max_placeholder(void);
+
+/**
+ * `SCRUB_MAX_NAME` of the linked library. Thread-safe.
+ */
+size_t scrub_max_name(void);
+
+/**
+ * `SCRUB_IDLE_MS` of the linked library. Thread-safe.
+ */
+uint64_t scrub_idle_ms(void);
 
 /**
  * The name of a form ("raw", "fragment", "json", "percent", "html",

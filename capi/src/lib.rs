@@ -20,14 +20,20 @@
 #![allow(non_camel_case_types)]
 
 mod boundary;
+mod constants;
 mod hits;
 mod json;
 mod scrubber;
 mod status;
 mod stream;
+mod version;
 
 use std::ffi::c_char;
 
+pub use constants::{
+    scrub_fragment, scrub_idle_ms, scrub_max_name, scrub_max_placeholder, scrub_max_value,
+    scrub_min_value,
+};
 pub use hits::{
     scrub_form, scrub_form_name, scrub_hit, scrub_hits, scrub_hits_free, scrub_hits_get,
     scrub_hits_len,
@@ -44,6 +50,9 @@ pub use status::{
 pub use stream::{
     scrub_stream, scrub_stream_end, scrub_stream_free, scrub_stream_held, scrub_stream_hits,
     scrub_stream_idle, scrub_stream_new, scrub_stream_push,
+};
+pub use version::{
+    SLICC_SCRUB_VERSION_MAJOR, SLICC_SCRUB_VERSION_MINOR, SLICC_SCRUB_VERSION_PATCH,
 };
 
 /// Length of a fragment window: a value longer than this is also found by

@@ -762,6 +762,20 @@ static void test_constants_and_version(void) {
     CHECK(SCRUB_FRAGMENT == 16 && SCRUB_MIN_VALUE == 8 && SCRUB_IDLE_MS == 50 &&
               SCRUB_RULES_VERSION == 4,
           "constants of SPEC §1");
+    {
+        /* The header's version macros are the linked library's version. */
+        char want[64];
+        snprintf(want, sizeof want, "%u.%u.%u", (unsigned)SLICC_SCRUB_VERSION_MAJOR,
+                 (unsigned)SLICC_SCRUB_VERSION_MINOR, (unsigned)SLICC_SCRUB_VERSION_PATCH);
+        CHECK(version != NULL && strcmp(version, want) == 0,
+              "scrub_version() %s, header version macros %s", version ? version : "NULL", want);
+    }
+    /* The constants as functions, for callers without the header's macros. */
+    CHECK(scrub_fragment() == SCRUB_FRAGMENT && scrub_min_value() == SCRUB_MIN_VALUE &&
+              scrub_max_value() == SCRUB_MAX_VALUE &&
+              scrub_max_placeholder() == SCRUB_MAX_PLACEHOLDER &&
+              scrub_max_name() == SCRUB_MAX_NAME && scrub_idle_ms() == SCRUB_IDLE_MS,
+          "constant functions equal the header's macros");
     CHECK(strcmp(scrub_status_message(SCRUB_STATUS_OK), "ok") == 0, "message of OK");
     CHECK(strcmp(scrub_status_message(9999), "unknown status") == 0, "message of 9999");
     {

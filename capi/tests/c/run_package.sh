@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the C library (static and shared, header, CMake package,
-# pkg-config files) into a fresh prefix, then builds and runs the consumer
-# project examples/c/ against the installed package: with CMake
-# (find_package(slicc_scrub CONFIG REQUIRED), slicc_scrub::slicc_scrub) once
-# shared and once static, and hello.c with pkg-config, shared and static.
+# pkg-config files) into a fresh prefix and checks its layout (the versioned
+# shared library, its SONAME by readelf -d, the links, the module map), then
+# builds and runs the consumer project examples/c/ against the installed
+# package: with CMake (find_package(slicc_scrub CONFIG REQUIRED),
+# slicc_scrub::slicc_scrub) once shared and once static, hello.c with
+# pkg-config, shared and static, and the C++ example examples/cpp/.
 # The consumer's ctest includes prompt_latency: a prompt without a newline
 # must get through scrub_run (a child process forwarded through a stream,
 # scrub_stream_idle after SCRUB_IDLE_MS) in about SCRUB_IDLE_MS.
@@ -22,13 +24,42 @@ for tool in cmake ctest pkg-config cargo cc; do
 done
 prefix="$PWD/$build/prefix"
 passed=0
-rm -rf "$prefix" "$build/consumer-shared" "$build/consumer-static" "$build/pkgconfig"
+rm -rf "$prefix" "$build/consumer-shared" "$build/consumer-static" "$build/consumer-cpp" "$build/pkgconfig"
 
 # The library: configured as by run_sanitizers.sh when it ran before, so the
 # two share one build.
 cmake -S . -B "$build/c" -DCMAKE_BUILD_TYPE=Debug
 cmake --build "$build/c" --parallel 2 --target slicc_scrub_cargo
 cmake --install "$build/c" --prefix "$prefix"
+
+# The layout a distribution packages (cargo-c's): on ELF systems
+# libslicc_scrub.so.X.Y.Z, its SONAME libslicc_scrub.so.<soversion>
+# (0.<minor> before 1.0, <major> after) and libslicc_scrub.so as links.
+version="$(sed -n 's/^version = "\([0-9.]*\)"$/\1/p' Cargo.toml | head -n 1)"
+major="${version%%.*}"
+minor="${version#*.}"
+minor="${minor%%.*}"
+if [ "$major" = 0 ]; then soversion="0.$minor"; else soversion="$major"; fi
+pc_dir="$(dirname "$(find "$prefix" -name slicc_scrub.pc | head -n 1)")"
+lib_dir="$(dirname "$pc_dir")"
+for file in include/slicc_scrub.h include/slicc_scrub.hpp include/slicc_scrub/module.modulemap; do
+    [ -f "$prefix/$file" ] || { echo "run_package.sh: $file is not installed" >&2; exit 1; }
+done
+[ -f "$lib_dir/libslicc_scrub.a" ] || { echo "run_package.sh: libslicc_scrub.a is not installed" >&2; exit 1; }
+if [ "$(uname -s)" = Linux ]; then
+    real="$lib_dir/libslicc_scrub.so.$version"
+    [ -f "$real" ] && [ ! -L "$real" ] || { echo "run_package.sh: $real is not a file" >&2; exit 1; }
+    [ "$(readlink "$lib_dir/libslicc_scrub.so.$soversion")" = "libslicc_scrub.so.$version" ] &&
+        [ "$(readlink "$lib_dir/libslicc_scrub.so")" = "libslicc_scrub.so.$soversion" ] ||
+        { echo "run_package.sh: the links to $real are missing or wrong" >&2; exit 1; }
+    soname="$(readelf -d "$real" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')"
+    if [ "$soname" != "libslicc_scrub.so.$soversion" ]; then
+        echo "run_package.sh: SONAME is '$soname', want libslicc_scrub.so.$soversion" >&2
+        exit 1
+    fi
+    echo "installed: libslicc_scrub.so.$version, SONAME $soname (readelf -d), links libslicc_scrub.so.$soversion and libslicc_scrub.so"
+    passed=$((passed + 1))
+fi
 
 # CMake consumers.
 for kind in shared static; do
@@ -57,7 +88,6 @@ for kind in shared static; do
 done
 
 # pkg-config consumers.
-pc_dir="$(dirname "$(find "$prefix" -name slicc_scrub.pc | head -n 1)")"
 export PKG_CONFIG_PATH="$pc_dir"
 mkdir -p "$build/pkgconfig"
 flags=(-std=c99 -Wall -Wextra -Werror -pedantic)
@@ -77,4 +107,10 @@ if command -v ldd >/dev/null && ldd "$build/pkgconfig/hello_static" | grep slicc
     exit 1
 fi
 echo "pkg-config consumers: ok (shared and static)"
+
+# The C++ example (include/slicc_scrub.hpp) from the installed package.
+cmake -S examples/cpp -B "$build/consumer-cpp" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build "$build/consumer-cpp" --parallel 2
+ctest --test-dir "$build/consumer-cpp" --output-on-failure --no-tests=error | tail -n 1
+passed=$((passed + 1))
 echo "run_package: $passed passed, 0 failed"
