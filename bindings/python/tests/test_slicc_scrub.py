@@ -1,11 +1,17 @@
-"""Tests of the Python bindings: vectors/vectors.json (SPEC section 5) at every
-split point and one byte at a time, vectors/idle.json, and misuse.
+"""Tests of the Python package: vectors/vectors.json (SPEC section 5) at every
+split point and one byte at a time, vectors/idle.json, misuse, and the
+package itself (the library it carries, its constants, the status codes
+against include/slicc_scrub.h). They test the installed package, so run them
+from outside the checkout, in a virtual environment it was installed into:
 
-    cargo build --release
-    python3 -m unittest discover -s bindings/python -v
+    python3 -m venv /tmp/venv && /tmp/venv/bin/pip install ./bindings/python
+    cd /tmp && /tmp/venv/bin/python -m unittest discover -s "$OLDPWD/bindings/python/tests" -v
 """
 
+import gc
+import importlib.metadata
 import json
+import re
 import threading
 import unittest
 from pathlib import Path
@@ -13,7 +19,10 @@ from pathlib import Path
 import slicc_scrub
 from slicc_scrub import Hit, Result, Scrubber, ScrubError, Status
 
-VECTORS = Path(__file__).resolve().parent.parent.parent / "vectors"
+# tests/ -> python/ -> bindings/ -> the repository.
+ROOT = Path(__file__).resolve().parents[3]
+VECTORS = ROOT / "vectors"
+HEADER = ROOT / "include" / "slicc_scrub.h"
 
 
 def _load(name):
@@ -138,10 +147,19 @@ class ApiTest(unittest.TestCase):
     VALUE = "correct horse battery staple"
 
     def test_constants(self):
+        # Read from the library: these are SPEC section 1's values.
         self.assertEqual(slicc_scrub.FRAGMENT, 16)
         self.assertEqual(slicc_scrub.MIN_VALUE, 8)
         self.assertEqual(slicc_scrub.IDLE_MS, 50)
         self.assertEqual(slicc_scrub.RULES_VERSION, 4)
+        self.assertEqual(
+            (slicc_scrub.MAX_VALUE, slicc_scrub.MAX_PLACEHOLDER, slicc_scrub.MAX_NAME),
+            (65536, 1024, 128),
+        )
+        self.assertEqual(
+            slicc_scrub.FORMS,
+            ("raw", "fragment", "json", "percent", "html", "base64", "hex", "wrapped"),
+        )
         self.assertRegex(slicc_scrub.version(), r"^\d+\.\d+\.\d+")
 
     def test_secret_shapes(self):
@@ -282,3 +300,51 @@ class MisuseTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PackageTest(unittest.TestCase):
+    """The installed package: the library it carries, its metadata, and the
+    status codes against the C header."""
+
+    def test_imported_from_the_installed_package(self):
+        # Not the checkout's source: the package as pip installed it, with
+        # the library beside the module and no environment variable.
+        module = Path(slicc_scrub.__file__).resolve()
+        self.assertNotIn(ROOT / "bindings", module.parents)
+        library = Path(slicc_scrub.library_path()).resolve()
+        self.assertEqual(library.parent, module.parent)
+        self.assertTrue(library.name.startswith("libslicc_scrub"))
+        self.assertTrue((module.parent / "py.typed").is_file())
+
+    def test_version_is_the_library_version(self):
+        self.assertEqual(importlib.metadata.version("slicc-scrub"), slicc_scrub.version())
+
+    def test_status_codes_are_the_header_s(self):
+        text = HEADER.read_text(encoding="utf-8")
+        header = {
+            name: int(value)
+            for name, value in re.findall(r"^\s*SCRUB_STATUS_([A-Z_]+) = (\d+),", text, re.M)
+        }
+        self.assertGreater(len(header), 10)
+        self.assertEqual({s.name: s.value for s in Status}, header)
+        # And each has the library's own message.
+        for status in Status:
+            self.assertNotEqual(slicc_scrub._fail(status).message, "unknown status")
+
+    def test_form_names_are_the_header_s(self):
+        text = HEADER.read_text(encoding="utf-8")
+        forms = re.findall(r"^\s*SCRUB_FORM_([A-Z0-9_]+) = (\d+),", text, re.M)
+        self.assertEqual([name.lower() for name, _ in sorted(forms, key=lambda f: int(f[1]))],
+                         list(slicc_scrub.FORMS))
+
+    def test_handles_are_freed_once_by_close_or_collection(self):
+        scrubber = Scrubber([("PW", "correct horse battery staple")])
+        stream = scrubber.stream()
+        finalizers = [scrubber._finalizer, stream._finalizer]
+        self.assertTrue(all(f.alive for f in finalizers))
+        stream.close()
+        stream.close()
+        self.assertFalse(finalizers[1].alive)
+        del scrubber
+        gc.collect()
+        self.assertFalse(finalizers[0].alive)

@@ -28,9 +28,7 @@ rm -rf "$prefix" "$build/consumer-shared" "$build/consumer-static" "$build/consu
 
 # The library: configured as by run_sanitizers.sh when it ran before, so the
 # two share one build.
-cmake -S . -B "$build/c" -DCMAKE_BUILD_TYPE=Debug
-cmake --build "$build/c" --parallel 2 --target slicc_scrub_cargo
-cmake --install "$build/c" --prefix "$prefix"
+bash capi/tests/c/install.sh "$prefix"
 
 # The layout a distribution packages (cargo-c's): on ELF systems
 # libslicc_scrub.so.X.Y.Z, its SONAME libslicc_scrub.so.<soversion>

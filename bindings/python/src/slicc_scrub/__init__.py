@@ -15,16 +15,21 @@ language model.
         print(stream.hits)
 
 A thin layer over the C ABI (include/slicc_scrub.h): every matching decision
-is the library's. The shared library is loaded from the environment variable
-SLICC_SCRUB_LIB (a file, or a folder holding it), else from cargo's target
-folder of this repository ($CARGO_TARGET_DIR or target/, release then debug),
-else from the system's library path.
+is the library's. The package carries its own build of the shared library,
+beside this file (``pip install ./bindings/python`` builds it with cargo);
+the environment variable SLICC_SCRUB_LIB (a file, or a folder holding it)
+overrides it, and without either the system's library path is searched. The
+constants (FRAGMENT, MIN_VALUE, IDLE_MS, RULES_VERSION, ...) and the form
+names are read from that library.
 
 Errors are ScrubError, with .status (a Status) and a message that names a
 secret by index and name, never by its value or placeholder.
 
 Threads: a Scrubber may be used from any number of threads at once (the GIL
 is released during each call). A Stream serialises its own calls with a lock.
+
+Handles are freed by close(), by leaving a ``with`` block, or when the object
+is garbage-collected (weakref.finalize): never twice.
 """
 
 from __future__ import annotations
@@ -35,8 +40,16 @@ import enum
 import os
 import sys
 import threading
+import weakref
 from pathlib import Path
-from typing import Iterable, List, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
+
+#: What a Scrubber takes as one secret: a dict ``{"name", "value",
+#: "placeholder"?}`` (or ``valueHex``/``placeholderHex``), or a tuple
+#: ``(name, value)`` / ``(name, value, placeholder)``.
+SecretLike = Union[Dict[str, Any], Tuple[Any, ...], List[Any]]
+#: Bytes-like input.
+BytesLike = Union[bytes, bytearray, memoryview]
 
 __all__ = [
     "FRAGMENT",
@@ -55,19 +68,9 @@ __all__ = [
     "Stream",
     "version",
     "library_path",
+    "SecretLike",
+    "BytesLike",
 ]
-
-FRAGMENT = 16
-MIN_VALUE = 8
-MAX_VALUE = 65536
-MAX_PLACEHOLDER = 1024
-MAX_NAME = 128
-IDLE_MS = 50
-RULES_VERSION = 4
-
-#: Form names in tie-break order (SPEC section 2); index = the C scrub_form.
-FORMS = ("raw", "fragment", "json", "percent", "html", "base64", "hex", "wrapped")
-
 
 class Status(enum.IntEnum):
     """The C ABI's status codes (scrub_status)."""
@@ -165,16 +168,20 @@ def _library_file_name() -> str:
     return "libslicc_scrub.so"
 
 
+#: Suffixes of the library the package carries (setuptools-rust names it as
+#: an extension module: libslicc_scrub.abi3.so, .pyd on Windows).
+_BUNDLED_SUFFIXES = (".so", ".dylib", ".pyd", ".dll")
+
+
 def _candidates() -> List[str]:
-    name = _library_file_name()
     env = os.environ.get("SLICC_SCRUB_LIB")
     if env:
         path = Path(env)
-        return [str(path / name) if path.is_dir() else str(path)]
-    root = Path(__file__).resolve().parent.parent.parent
-    target = Path(os.environ.get("CARGO_TARGET_DIR") or (root / "target"))
-    found = [str(target / profile / name) for profile in ("release", "debug")]
-    found = [p for p in found if os.path.exists(p)]
+        return [str(path / _library_file_name()) if path.is_dir() else str(path)]
+    here = Path(__file__).resolve().parent
+    found = sorted(
+        str(p) for p in here.glob("libslicc_scrub*") if p.suffix in _BUNDLED_SUFFIXES
+    )
     system = ctypes.util.find_library("slicc_scrub")
     if system:
         found.append(system)
@@ -183,9 +190,16 @@ def _candidates() -> List[str]:
 
 _P = ctypes.c_void_p
 _OUT_BYTES = (ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t))
-_SIGNATURES = {
+_SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "scrub_version": (ctypes.c_char_p, []),
     "scrub_rules_version": (ctypes.c_uint32, []),
+    "scrub_fragment": (ctypes.c_size_t, []),
+    "scrub_min_value": (ctypes.c_size_t, []),
+    "scrub_max_value": (ctypes.c_size_t, []),
+    "scrub_max_placeholder": (ctypes.c_size_t, []),
+    "scrub_max_name": (ctypes.c_size_t, []),
+    "scrub_idle_ms": (ctypes.c_uint64, []),
+    "scrub_form_name": (ctypes.c_char_p, [ctypes.c_uint32]),
     "scrub_status_message": (ctypes.c_char_p, [ctypes.c_uint32]),
     "scrub_compile": (
         ctypes.c_uint32,
@@ -232,8 +246,9 @@ def _load() -> ctypes.CDLL:
         candidates = _candidates()
         if not candidates:
             raise OSError(
-                "slicc_scrub: the shared library was not found: run `cargo build --release` "
-                "in the slicc-scrub repository, or set SLICC_SCRUB_LIB to libslicc_scrub's path"
+                "slicc_scrub: the shared library was not found: install the package with "
+                "`pip install ./bindings/python` from the slicc-scrub repository, or set "
+                "SLICC_SCRUB_LIB to libslicc_scrub's path"
             )
         try:
             lib = ctypes.CDLL(candidates[0])
@@ -258,6 +273,37 @@ def library_path() -> str:
 def version() -> str:
     """The library's version ("0.1.0")."""
     return _load().scrub_version().decode()
+
+
+def _form_names() -> Tuple[str, ...]:
+    lib = _load()
+    names = []
+    while True:
+        name = lib.scrub_form_name(len(names))
+        if not name:
+            return tuple(names)
+        names.append(name.decode())
+
+
+# The constants of SPEC section 1, from the library itself.
+_lib_at_import = _load()
+#: Length of a fragment window, in bytes.
+FRAGMENT: int = _lib_at_import.scrub_fragment()
+#: Shortest value a secret may have once trimmed of CR and LF, in bytes.
+MIN_VALUE: int = _lib_at_import.scrub_min_value()
+#: Longest value a secret may have, in bytes.
+MAX_VALUE: int = _lib_at_import.scrub_max_value()
+#: Longest placeholder a secret may have, in bytes.
+MAX_PLACEHOLDER: int = _lib_at_import.scrub_max_placeholder()
+#: Longest name a secret may have, in bytes.
+MAX_NAME: int = _lib_at_import.scrub_max_name()
+#: Milliseconds without input after which to call Stream.idle().
+IDLE_MS: int = _lib_at_import.scrub_idle_ms()
+#: The rules version the library implements, which Scrubber compiles with.
+RULES_VERSION: int = _lib_at_import.scrub_rules_version()
+#: Form names in tie-break order (SPEC section 2); index = the C scrub_form.
+FORMS: Tuple[str, ...] = _form_names()
+del _lib_at_import
 
 
 def _fail(status: int) -> ScrubError:
@@ -307,7 +353,7 @@ def _out_bytes(pointer: ctypes.c_void_p, length: ctypes.c_size_t) -> bytes:
     return ctypes.string_at(pointer.value, length.value)
 
 
-def _as_bytes(data, what: str) -> bytes:
+def _as_bytes(data: object, what: str) -> bytes:
     if isinstance(data, bytes):
         return data
     if isinstance(data, (bytearray, memoryview)):
@@ -317,7 +363,7 @@ def _as_bytes(data, what: str) -> bytes:
     raise TypeError(f"{what} must be bytes-like, not {type(data).__name__}")
 
 
-def _secret_bytes(value, i: int, field: str) -> bytes:
+def _secret_bytes(value: object, i: int, field: str) -> bytes:
     # The message names the field and the secret's index, never the value.
     if value is None:
         return b""
@@ -328,7 +374,7 @@ def _secret_bytes(value, i: int, field: str) -> bytes:
     raise TypeError(f"secret {i}: {field} must be bytes or str, not {type(value).__name__}")
 
 
-def _normalise(secrets) -> List[tuple]:
+def _normalise(secrets: Iterable[SecretLike]) -> List[Tuple[bytes, bytes, bytes]]:
     """(name bytes, value bytes, placeholder bytes) for each secret."""
     out = []
     for i, secret in enumerate(secrets):
@@ -389,10 +435,11 @@ class Scrubber:
     ``same_length``: replace every match by as many ``*`` as it spans.
     """
 
-    __slots__ = ("_handle", "same_length")
+    __slots__ = ("_handle", "_finalizer", "same_length", "__weakref__")
 
-    def __init__(self, secrets: Iterable = (), same_length: bool = False):
+    def __init__(self, secrets: Iterable[SecretLike] = (), same_length: bool = False) -> None:
         self._handle = ctypes.c_void_p()
+        self._finalizer: Optional[weakref.finalize] = None
         self.same_length = bool(same_length)
         lib = _load()
         normalised = _normalise(secrets)
@@ -407,7 +454,11 @@ class Scrubber:
         )
         if status != Status.OK:
             raise _compile_error(status, error)
+        self._own(handle)
+
+    def _own(self, handle: ctypes.c_void_p) -> None:
         self._handle = handle
+        self._finalizer = weakref.finalize(self, _load().scrub_scrubber_free, handle)
 
     @classmethod
     def from_json(cls, text: Union[str, bytes], same_length: bool = False) -> "Scrubber":
@@ -417,6 +468,7 @@ class Scrubber:
         data = text.encode("utf-8") if isinstance(text, str) else _as_bytes(text, "text")
         self = cls.__new__(cls)
         self._handle = ctypes.c_void_p()
+        self._finalizer = None
         self.same_length = bool(same_length)
         options = _options(self.same_length)
         handle = ctypes.c_void_p()
@@ -426,7 +478,7 @@ class Scrubber:
         )
         if status != Status.OK:
             raise _compile_error(status, error)
-        self._handle = handle
+        self._own(handle)
         return self
 
     def _live(self) -> ctypes.c_void_p:
@@ -434,7 +486,7 @@ class Scrubber:
             raise ScrubError(Status.NULL_ARGUMENT, "the scrubber is closed")
         return self._handle
 
-    def bytes(self, data) -> Result:
+    def bytes(self, data: BytesLike) -> Result:
         """Scrubs ``data`` (bytes-like) in one piece: Result(output bytes, hits)."""
         data = _as_bytes(data, "data")
         lib = _load()
@@ -468,21 +520,15 @@ class Scrubber:
     def close(self) -> None:
         """Frees the compiled secrets now (streams made from it keep working).
         Do not close a scrubber another thread is using."""
-        handle, self._handle = self._handle, ctypes.c_void_p()
-        if handle.value and _lib is not None:
-            _lib.scrub_scrubber_free(handle)
+        self._handle = ctypes.c_void_p()
+        if self._finalizer is not None:
+            self._finalizer()  # frees the handle once, however often called
 
     def __enter__(self) -> "Scrubber":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if not self._handle.value else f"same_length={self.same_length}"
@@ -500,7 +546,7 @@ class Stream:
     inside it to get the held bytes (bytes still held are dropped).
     """
 
-    __slots__ = ("_handle", "_lock", "_ended")
+    __slots__ = ("_handle", "_lock", "_ended", "_finalizer", "__weakref__")
 
     def __init__(self) -> None:
         raise TypeError("make a stream with Scrubber.stream()")
@@ -511,6 +557,7 @@ class Stream:
         self._handle = handle
         self._lock = threading.Lock()
         self._ended = False
+        self._finalizer = weakref.finalize(self, _load().scrub_stream_free, handle)
         return self
 
     def _live(self) -> ctypes.c_void_p:
@@ -518,13 +565,13 @@ class Stream:
             raise ScrubError(Status.NULL_ARGUMENT, "the stream is closed")
         return self._handle
 
-    def _call(self, fn, *args) -> bytes:
+    def _call(self, fn: Callable[..., int], *args: Any) -> bytes:
         pointer, length = ctypes.c_void_p(), ctypes.c_size_t()
         with self._lock:
             _check(fn(self._live(), *args, ctypes.byref(pointer), ctypes.byref(length)))
             return _out_bytes(pointer, length)
 
-    def push(self, chunk) -> bytes:
+    def push(self, chunk: BytesLike) -> bytes:
         """Pushes ``chunk`` (bytes-like); returns the scrubbed bytes it frees."""
         chunk = _as_bytes(chunk, "chunk")
         return self._call(_load().scrub_stream_push, chunk, len(chunk))
@@ -543,6 +590,7 @@ class Stream:
 
     @property
     def ended(self) -> bool:
+        """Whether end() was called."""
         return self._ended
 
     @property
@@ -564,21 +612,14 @@ class Stream:
     def close(self) -> None:
         """Frees the stream (bytes still held are dropped)."""
         with self._lock:
-            handle, self._handle = self._handle, ctypes.c_void_p()
-            if handle.value and _lib is not None:
-                _lib.scrub_stream_free(handle)
+            self._handle = ctypes.c_void_p()
+            self._finalizer()  # frees the handle once, however often called
 
     def __enter__(self) -> "Stream":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if not self._handle.value else ("ended" if self._ended else "open")
