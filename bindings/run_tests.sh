@@ -66,8 +66,8 @@ fi
 go version
 go vet ./...
 go test -count=1 -v ./... | grep -E '^(--- |ok |FAIL|PASS$|panic:)|^ +[a-z_]+\.go:[0-9]+:'
-echo "-- static link (-tags slicc_scrub_static)"
-go test -count=1 -tags slicc_scrub_static ./...
+echo "-- static link (-tags slicc_scrub_static), with no LD_LIBRARY_PATH: no run-time dependency"
+env -u LD_LIBRARY_PATH go test -count=1 -tags slicc_scrub_static ./...
 cd "$root"
 
 step "bindings: all passed"

@@ -21,7 +21,9 @@
 // slicc_scrub_static, the static one (package slicc_scrub-static), with no
 // run-time dependency. For a prefix pkg-config does not search, set
 // PKG_CONFIG_PATH to its lib/pkgconfig (and, for the shared library,
-// LD_LIBRARY_PATH to its lib, or link statically).
+// LD_LIBRARY_PATH to its lib, or link statically). The #cgo pkg-config
+// lines are in link_shared.go and link_static.go: a file of its own for
+// each, so that Go's build cache tells the two links apart.
 //
 // Threads: a Scrubber may be used from any number of goroutines at once. A
 // Stream or a Writer serialises its own calls with a mutex. Close methods
@@ -29,8 +31,6 @@
 package scrub
 
 /*
-#cgo !slicc_scrub_static pkg-config: slicc_scrub
-#cgo slicc_scrub_static pkg-config: slicc_scrub-static
 #include <stdlib.h>
 #include "slicc_scrub.h"
 */
