@@ -39,8 +39,15 @@
  * freed before its streams.
  *
  * Linking: -lslicc_scrub (shared or static; a static link also needs the
- * system libraries listed by `pkg-config --libs --static slicc_scrub`), or
- * CMake's find_package(slicc_scrub CONFIG REQUIRED) and slicc_scrub::slicc_scrub.
+ * system libraries listed by `pkg-config --libs --static slicc_scrub`, or
+ * use `pkg-config --libs slicc_scrub-static`), or CMake's
+ * find_package(slicc_scrub CONFIG REQUIRED) and slicc_scrub::slicc_scrub.
+ *
+ * Versions. SLICC_SCRUB_VERSION_MAJOR, _MINOR and _PATCH are the version of
+ * the library this header belongs to; scrub_version() gives the linked
+ * one's. The shared library's SONAME is libslicc_scrub.so.0.<minor> before
+ * 1.0 and libslicc_scrub.so.<major> after (cargo-c's rule): a program only
+ * loads a library of the ABI it was built for.
  */
 
 
