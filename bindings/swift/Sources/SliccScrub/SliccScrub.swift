@@ -2,7 +2,7 @@
 // which removes known secret values, in every common encoding, from bytes
 // before they reach a language model. The same shape as the other
 // bindings: compile secrets into a Scrubber, then bytes(), text(), or a
-// Stream with push(), idle(), end() and hits(). Every matching decision is
+// ScrubStream with push(), idle(), end() and hits(). Every matching decision is
 // the library's.
 //
 // Untested on the machine this was written on (no Swift toolchain there);
@@ -226,19 +226,20 @@ public final class Scrubber {
     }
 
     /// A new stream over these secrets.
-    public func stream() throws -> Stream {
+    public func stream() throws -> ScrubStream {
         var stream: OpaquePointer?
         try check(scrub_stream_new(handle, &stream))
-        return Stream(stream!)
+        return ScrubStream(stream!)
     }
 }
 
-/// A stream over a Scrubber (SPEC §4): `push` returns every byte that can no
+/// A stream over a Scrubber (SPEC §4), named so as not to clash with
+/// Foundation's `Stream`: `push` returns every byte that can no
 /// longer be part of a match, scrubbed, and holds the rest; call `idle()`
 /// after `Constants.idleMilliseconds` without input; `end()` returns what is
 /// held. After `end()`, push, idle and end throw `Status.streamEnded`.
 /// Calls are serialised with a lock.
-public final class Stream {
+public final class ScrubStream {
     private let handle: OpaquePointer
     private let lock = NSLock()
 

@@ -48,7 +48,7 @@ private let root = URL(fileURLWithPath: #filePath)
 private func loadCases() throws -> [VectorCase] {
     let data = try Data(contentsOf: root.appendingPathComponent("vectors/vectors.json"))
     let document = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-    return (document["cases"] as! [[String: Any]]).map { item in
+    return (document["cases"] as! [[String: Any]]).map { (item: [String: Any]) -> VectorCase in
         let secrets = (item["secrets"] as! [[String: Any]]).map { secret in
             Secret(name: secret["name"] as! String,
                    value: field(secret, "value", "valueHex")!,
@@ -102,7 +102,7 @@ final class VectorsTests: XCTestCase {
                 out += try stream.push(Array(item.input[split...]))
                 out += try stream.end()
                 XCTAssertEqual(out, item.output, "\(item.name): split at \(split)")
-                XCTAssertEqual(sorted(try stream.hits()), item.hits, "\(item.name): hits, split at \(split)")
+                XCTAssertEqual(try sorted(stream.hits()), item.hits, "\(item.name): hits, split at \(split)")
                 splits += 1
             }
 
@@ -113,7 +113,7 @@ final class VectorsTests: XCTestCase {
             }
             out += try stream.end()
             XCTAssertEqual(out, item.output, "\(item.name): one byte at a time")
-            XCTAssertEqual(sorted(try stream.hits()), item.hits, "\(item.name): hits, one byte at a time")
+            XCTAssertEqual(try sorted(stream.hits()), item.hits, "\(item.name): hits, one byte at a time")
         }
         print("vectors.json: \(cases.count) cases, \(splits) split points and one byte at a time")
     }
