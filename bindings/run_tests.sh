@@ -2,11 +2,13 @@
 # Builds the library, then runs the tests of every binding, each of which
 # runs vectors/vectors.json at every split point and one byte at a time (and
 # vectors/idle.json): the C++ wrapper (CMake + ctest), Python (unittest) and
-# Go (go test, shared and static link). Fails on the first failure.
+# Go (go test, shared and static link), Kotlin (kotlinc + JNA) and Node.js
+# (koffi, node --test). Fails on the first failure.
 #
 #   bash bindings/run_tests.sh          # from anywhere; works from the repo root
 #
-# Needs: cargo, cmake (3.16+), a C++17 compiler, python3 (3.8+), go (1.19+).
+# Needs: cargo, cmake (3.16+), a C++17 compiler, python3 (3.8+), go (1.19+),
+# kotlinc and JNA (Debian's kotlin, libjna-java), node (18+) and npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -23,6 +25,8 @@ need cmake "apt-get install cmake"
 need c++ "apt-get install g++"
 need python3 "apt-get install python3"
 need go "apt-get install golang-go"
+need kotlinc "apt-get install kotlin libjna-java"
+need node "apt-get install nodejs npm"
 
 # The library alone, with the flags the root CMakeLists.txt uses, so the two
 # share one build in target/release instead of rebuilding each other's.
@@ -52,5 +56,11 @@ go test -count=1 -v ./... | grep -E '^(--- |ok |FAIL|PASS$|panic:)|^ +[a-z_]+\.g
 echo "-- static link (-tags slicc_scrub_static)"
 go test -count=1 -tags slicc_scrub_static ./...
 cd "$root"
+
+step "Kotlin: bindings/kotlin (kotlinc, JNA)"
+bash bindings/kotlin/run_tests.sh "$lib_dir" "$root/target/kotlin"
+
+step "Node.js: bindings/node (koffi, node --test)"
+bash bindings/node/run_tests.sh "$lib_dir"
 
 step "bindings: all passed"
