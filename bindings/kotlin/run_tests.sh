@@ -10,13 +10,14 @@
 # slicc-scrub.jar and the test jar. Needs kotlinc (KOTLINC overrides) and
 # JNA's jar (JNA_JAR, default Debian's /usr/share/java/jna.jar).
 set -euo pipefail
-cd "$(dirname "$0")"
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: $0 LIBRARY_FILE_OR_FOLDER [BUILD_DIR]" >&2
     exit 2
 fi
-lib="$1"
-build="${2:-$(mktemp -d)}"
+# Both made absolute before the cd below: they may be relative.
+lib="$(realpath "$1")"
+build="$(realpath -m "${2:-$(mktemp -d)}")"
+cd "$(dirname "$0")"
 kotlinc="${KOTLINC:-kotlinc}"
 jna="${JNA_JAR:-/usr/share/java/jna.jar}"
 [ -f "$jna" ] || { echo "error: no JNA jar at $jna (apt-get install libjna-java, or set JNA_JAR)" >&2; exit 1; }
