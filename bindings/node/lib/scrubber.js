@@ -9,7 +9,8 @@ const { takeHits } = require('./hits');
 const { toNative } = require('./secrets');
 const { Stream } = require('./stream');
 
-const decoder = new TextDecoder('utf-8'); // not fatal: U+FFFD for a broken sequence (SPEC §3 text)
+// Not fatal: U+FFFD for a broken sequence (SPEC §3 text); a leading BOM is text, not a marker.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function checkOptions(options) {
   if (options === null || typeof options !== 'object') {

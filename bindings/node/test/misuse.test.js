@@ -140,3 +140,9 @@ test('an empty list passes every byte through', () => {
   assert.deepEqual(scrubber.bytes(input), { output: input, hits: [] });
   scrubber.close();
 });
+
+test('text keeps a leading BOM (the vectors cover a cut character)', () => {
+  const scrubber = compile([{ name: 'A', value: VALUE }], options);
+  assert.equal(scrubber.text(`\uFEFF${VALUE}`).output, '\uFEFF[redacted:A]');
+  scrubber.close();
+});
