@@ -89,4 +89,28 @@ fun runMisuse(t: Tally) {
         require(Scrubber.libraryVersion().matches(Regex("\\d+\\.\\d+\\.\\d+.*"))) { Scrubber.libraryVersion() }
         require(Scrubber.FORMS.size == 8) { "forms" }
     }
+    t.check("API: text keeps a leading BOM") {
+        Scrubber.compile(listOf(Secret("A", VALUE))).use { s ->
+            val out = s.text("\uFEFF$VALUE").output
+            require(out == "\uFEFF[redacted:A]") { out }
+        }
+    }
+    t.check("API: one scrubber, four threads at once") {
+        Scrubber.compile(listOf(Secret("A", VALUE))).use { s ->
+            val input = "a $VALUE b".toByteArray()
+            val wrong = java.util.concurrent.atomic.AtomicInteger()
+            val threads = (1..4).map {
+                Thread {
+                    for (i in 0 until 200) {
+                        val stream = s.stream()
+                        val out = String(s.bytes(input).output) + String(chunks(stream, listOf(input)))
+                        if (out != "a [redacted:A] ba [redacted:A] b") wrong.incrementAndGet()
+                    }
+                }
+            }
+            threads.forEach { it.start() }
+            threads.forEach { it.join() }
+            require(wrong.get() == 0) { "${wrong.get()} wrong outputs" }
+        }
+    }
 }
