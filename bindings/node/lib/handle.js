@@ -2,7 +2,13 @@
 // Ownership of one native handle: freed by close(), or by the garbage
 // collector as a backstop when the JS object is dropped unclosed.
 
-const registry = new FinalizationRegistry(({ free, pointer }) => free(pointer));
+// How many handles the collector freed: read by the tests, nothing else.
+const stats = { collected: 0 };
+
+const registry = new FinalizationRegistry(({ free, pointer }) => {
+  stats.collected++;
+  free(pointer);
+});
 
 class Handle {
   constructor(owner, pointer, free, what) {
@@ -31,4 +37,4 @@ class Handle {
   }
 }
 
-module.exports = { Handle };
+module.exports = { Handle, stats };
