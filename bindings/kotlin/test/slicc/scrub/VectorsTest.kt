@@ -155,8 +155,11 @@ fun runIdle(t: Tally, vectors: Map<String, Any?>) {
             val scrubber = Scrubber.compile(secretsOf(case), sameLengthOf(case))
             val stream = scrubber.stream()
             scrubber.close() // a stream outlives its scrubber
+            // Each step's output as text, or (outputsHex) as hex bytes.
             @Suppress("UNCHECKED_CAST")
-            val outputs = case["outputs"] as List<String>
+            val hex = case["outputsHex"] as List<String>?
+            @Suppress("UNCHECKED_CAST")
+            val outputs = hex?.map { fromHex(it) } ?: (case["outputs"] as List<String>).map { it.toByteArray(Charsets.UTF_8) }
             val steps = case.list("steps")
             require(steps.size == outputs.size) { "steps and outputs differ in number" }
             steps.forEachIndexed { i, step ->
@@ -167,7 +170,7 @@ fun runIdle(t: Tally, vectors: Map<String, Any?>) {
                     step["end"] == true -> stream.end()
                     else -> throw Failure("step $i: unknown step ${step.keys}")
                 }
-                sameBytes(got, outputs[i].toByteArray(Charsets.UTF_8), "step $i")
+                sameBytes(got, outputs[i], "step $i")
             }
             sameHits(stream.hits, hitsOf(case), "hits")
         }
