@@ -14,9 +14,6 @@ class Secret(val name: String, val value: ByteArray, val placeholder: ByteArray?
     override fun toString(): String = "Secret(name=$name)"
 }
 
-/** How often a secret was found in a form ("raw", "fragment", ..., "wrapped"). Never a value. */
-data class Hit(val name: String, val form: String, val count: Long)
-
 /** What bytes() and text() give: the scrubbed [output] and its [hits]. */
 class Scrubbed<T>(val output: T, val hits: List<Hit>) {
     operator fun component1(): T = output
