@@ -88,7 +88,9 @@ impl Engine {
         let mut compiled = Vec::with_capacity(secrets.len());
         for (index, secret) in secrets.iter().enumerate() {
             let index = index as u32;
-            for pattern in patterns_but_fragments(&secret.value) {
+            // SPEC §1: the rules speak of the trimmed value only.
+            let value = secret.trimmed_value();
+            for pattern in patterns_but_fragments(value) {
                 // SPEC §2: a candidate never starts at a CR or LF, so such a
                 // pattern never matches (and is never worth holding for).
                 if starts_with_line_break(&pattern.bytes) {
@@ -108,7 +110,6 @@ impl Engine {
             }
             // A window that repeats in the value is one pattern with a
             // candidate source per offset.
-            let value = &secret.value;
             if value.len() > crate::FRAGMENT {
                 for k in 0..=value.len() - crate::FRAGMENT {
                     let window = value[k..k + crate::FRAGMENT].to_vec();
@@ -128,7 +129,7 @@ impl Engine {
             };
             compiled.push(CompiledSecret {
                 name: secret.name.clone(),
-                value: secret.value.clone(),
+                value: value.to_vec(),
                 raw_replacement,
                 redaction,
                 fragments: (value.len() > crate::FRAGMENT).then(|| SuffixAutomaton::new(value)),
