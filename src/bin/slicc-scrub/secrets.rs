@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 
-use slicc_scrub::{CompileError, Options, RULES_VERSION, Scrubber, Secret, compile};
+use slicc_scrub::{Options, RULES_VERSION, Scrubber, Secret, compile};
 
 use crate::Failure;
 use crate::args::ScrubArgs;
@@ -39,7 +39,7 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     }
     let options = Options::new(RULES_VERSION).same_length(args.same_length);
     let scrubber = compile(&secrets, &options).map_err(|e| {
-        let source = index(&e).and_then(|i| sources.get(i));
+        let source = e.index().and_then(|i| sources.get(i));
         Failure::config(match source {
             Some(source) => format!("{e} (secret from {source})"),
             None => e.to_string(),
@@ -83,19 +83,4 @@ fn os_bytes(value: OsString) -> Option<Vec<u8>> {
 #[cfg(not(unix))]
 fn os_bytes(value: OsString) -> Option<Vec<u8>> {
     value.into_string().ok().map(String::into_bytes)
-}
-
-/// The index of the secret a compile error is about, if it is about one.
-fn index(error: &CompileError) -> Option<usize> {
-    use CompileError::*;
-    match error {
-        InvalidName { index, .. }
-        | DuplicateName { index, .. }
-        | ValueTooShort { index, .. }
-        | ValueTooLong { index, .. }
-        | PlaceholderTooLong { index, .. }
-        | PlaceholderLeaks { index, .. }
-        | RedactionLeaks { index, .. } => Some(*index),
-        _ => None,
-    }
 }
