@@ -14,12 +14,12 @@ documents of the known message leaks.
 Only the standard library; the output depends on the vectors alone (a fixed
 random seed), and files are named by the hash of their bytes, so a re-run
 after a vectors change adds what is new and `git status` shows the rest.
+Files named finding-* are minimised findings (FINDINGS.md), kept as they are.
 """
 
 import hashlib
 import json
 import random
-import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,8 +123,11 @@ def main():
     vectors = json.loads((ROOT / "vectors" / "vectors.json").read_text())["cases"]
     idle = json.loads((ROOT / "vectors" / "idle.json").read_text())["cases"]
     for target in ("differential", "compile"):
-        shutil.rmtree(OUT / target, ignore_errors=True)
-        (OUT / target).mkdir(parents=True)
+        (OUT / target).mkdir(parents=True, exist_ok=True)
+        for old in (OUT / target).iterdir():
+            # Findings are committed by hand (FINDINGS.md): kept.
+            if not old.name.startswith("finding-"):
+                old.unlink()
     seen = set()
 
     for case in vectors:
