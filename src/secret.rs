@@ -69,8 +69,13 @@ impl fmt::Debug for Secret {
     }
 }
 
-/// `value` without the CR and LF bytes at its start and end (SPEC §1).
-pub(crate) fn trim_line_breaks(value: &[u8]) -> &[u8] {
+/// `value` without the CR and LF bytes at its start and end: the value the
+/// rules speak of (SPEC §1), as [`Secret::trimmed_value`] gives it.
+///
+/// ```
+/// assert_eq!(slicc_scrub::trim_line_breaks(b"\npassword\r\n"), b"password");
+/// ```
+pub fn trim_line_breaks(value: &[u8]) -> &[u8] {
     let is_break = |b: &u8| *b == b'\r' || *b == b'\n';
     let start = value
         .iter()

@@ -7,8 +7,9 @@
 //!  {"name": "KEY", "valueHex": "00ff...", "placeholderHex": "..."}]
 //! ```
 //!
-//! Error messages locate the problem (secret index, field) and never show a
-//! value or a placeholder.
+//! Error messages locate the problem by secret index and field only: a name
+//! or an unknown key is never echoed, since it may hold another secret's
+//! value (SPEC §1).
 
 use std::fmt;
 
@@ -48,7 +49,28 @@ fn error(message: impl Into<String>) -> SecretsJsonError {
 
 /// Parses a JSON array of secrets. Unknown fields are rejected, so a typo
 /// such as `"palceholder"` does not silently leave a secret without one.
+///
+/// # Errors
+///
+/// A [`SecretsJsonError`] when the text is longer than
+/// [`crate::MAX_SECRETS_JSON`] (refused before it is parsed), is not JSON
+/// ([`SecretsJsonError::is_syntax`]), or is not an array of secrets.
+///
+/// ```
+/// let secrets = slicc_scrub::secrets_from_json(
+///     br#"[{"name": "GH_TOKEN", "value": "ghp_abcdefgh12345678"}]"#,
+/// )?;
+/// assert_eq!(secrets[0].name, "GH_TOKEN");
+/// # Ok::<(), slicc_scrub::SecretsJsonError>(())
+/// ```
 pub fn secrets_from_json(json: &[u8]) -> Result<Vec<Secret>, SecretsJsonError> {
+    if json.len() > crate::MAX_SECRETS_JSON {
+        return Err(error(format!(
+            "{} bytes, at most {} allowed",
+            json.len(),
+            crate::MAX_SECRETS_JSON
+        )));
+    }
     // serde_json's syntax errors give a line and column, never the text.
     let document: Value = serde_json::from_slice(json).map_err(|e| SecretsJsonError {
         message: format!("not valid JSON (line {}, column {})", e.line(), e.column()),
@@ -70,7 +92,10 @@ fn secret(index: usize, item: &Value) -> Result<Secret, SecretsJsonError> {
     };
     for key in fields.keys() {
         if !["name", "value", "valueHex", "placeholder", "placeholderHex"].contains(&key.as_str()) {
-            return Err(error(format!("secret {index}: unknown field {key:?}")));
+            // Not echoed: a key may be anything, another secret's value too.
+            return Err(error(format!(
+                "secret {index}: unknown field (the fields are name, value, valueHex, placeholder and placeholderHex)"
+            )));
         }
     }
     let name = match fields.get("name") {
@@ -78,12 +103,12 @@ fn secret(index: usize, item: &Value) -> Result<Secret, SecretsJsonError> {
         Some(_) => return Err(error(format!("secret {index}: \"name\" must be a string"))),
         None => return Err(error(format!("secret {index}: \"name\" is missing"))),
     };
-    let value = bytes_field(index, &name, fields, "value", "valueHex")?.ok_or_else(|| {
+    let value = bytes_field(index, fields, "value", "valueHex")?.ok_or_else(|| {
         error(format!(
-            "secret {index} ({name:?}): \"value\" or \"valueHex\" is missing"
+            "secret {index}: \"value\" or \"valueHex\" is missing"
         ))
     })?;
-    let placeholder = bytes_field(index, &name, fields, "placeholder", "placeholderHex")?;
+    let placeholder = bytes_field(index, fields, "placeholder", "placeholderHex")?;
     Ok(Secret {
         name,
         value,
@@ -94,12 +119,11 @@ fn secret(index: usize, item: &Value) -> Result<Secret, SecretsJsonError> {
 /// The bytes of a field given as text (`key`) or as hex (`hex_key`).
 fn bytes_field(
     index: usize,
-    name: &str,
     fields: &serde_json::Map<String, Value>,
     key: &str,
     hex_key: &str,
 ) -> Result<Option<Vec<u8>>, SecretsJsonError> {
-    let at = |what: &str| error(format!("secret {index} ({name:?}): {what}"));
+    let at = |what: &str| error(format!("secret {index}: {what}"));
     match (fields.get(key), fields.get(hex_key)) {
         (Some(_), Some(_)) => Err(at(&format!("give \"{key}\" or \"{hex_key}\", not both"))),
         (Some(Value::String(text)), None) => Ok(Some(text.as_bytes().to_vec())),
@@ -177,5 +201,31 @@ mod tests {
                 "{message:?} shows a value"
             );
         }
+    }
+
+    #[test]
+    fn names_and_unknown_keys_are_not_echoed() {
+        // Either may hold another secret's value (SPEC §1).
+        let json = br#"[{"name":"A","value":"supersecret1"},
+                        {"name":"supersecret1","valueHex":"zz"},
+                        {"name":"B","value":"abcdefgh","supersecret1":1}]"#;
+        let message = secrets_from_json(json).unwrap_err().to_string();
+        assert!(message.contains("secret 1"), "{message}");
+        assert!(!message.contains("supersecret1"), "{message}");
+        let json = br#"[{"name":"A","value":"supersecret1"},
+                        {"name":"B","value":"abcdefgh","supersecret1":1}]"#;
+        let message = secrets_from_json(json).unwrap_err().to_string();
+        assert!(message.contains("secret 1: unknown field"), "{message}");
+        assert!(!message.contains("supersecret1"), "{message}");
+    }
+
+    #[test]
+    fn text_over_the_cap_is_refused_unparsed() {
+        // Valid JSON up to the cap would parse: the length alone decides.
+        let mut json = b"[".to_vec();
+        json.resize(crate::MAX_SECRETS_JSON + 1, b' ');
+        let error = secrets_from_json(&json).unwrap_err();
+        assert!(!error.is_syntax());
+        assert!(error.to_string().contains("at most 67108864"), "{error}");
     }
 }

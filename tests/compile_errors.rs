@@ -462,3 +462,76 @@ fn redaction_leak_message_does_not_spell_the_value() {
     );
     check_message(&e, &secrets, 0);
 }
+
+#[test]
+fn a_name_holding_a_match_is_never_shown() {
+    use common::names_with_matches::{NAMES, secrets_json};
+    for (form, name, text) in NAMES {
+        let secrets = slicc_scrub::secrets_from_json(secrets_json(name).as_bytes()).unwrap();
+        let e = err(&secrets);
+        assert!(
+            matches!(
+                &e,
+                CompileError::RedactionLeaks {
+                    index: 1,
+                    name: None,
+                    other: 0,
+                    other_name: Some(other),
+                    ..
+                } if other == "DB_PASS"
+            ),
+            "{form}: {e:?}"
+        );
+        for shown in [e.to_string(), format!("{e:?}")] {
+            assert!(!shown.contains(text), "{form}: {shown}");
+        }
+        assert!(e.to_string().starts_with("secret 1: "), "{form}: {e}");
+        check_message(&e, &secrets, 1);
+    }
+    // The example, word for word.
+    let secrets =
+        slicc_scrub::secrets_from_json(secrets_json("hunter2hunter2").as_bytes()).unwrap();
+    assert_eq!(
+        err(&secrets).to_string(),
+        "secret 1: its redaction text contains a raw match of secret 0 (\"DB_PASS\")"
+    );
+}
+
+#[test]
+fn every_error_hides_a_name_that_holds_a_match() {
+    let value = "hunter2hunter2xyzw";
+    let with = |second: Secret| [Secret::new("DB_PASS", value), second];
+    // invalid name: the space makes it so; the value inside stays unshown
+    let cases = [
+        with(Secret::new(format!("{value} x"), "a-good-value-1")),
+        with(Secret::new(value, "zq9x")),
+        with(Secret::new(value, "a-good-value-1").with_placeholder(PH.repeat(100))),
+        // a name that holds a placeholder of another secret
+        [
+            Secret::new("A", OTHER).with_placeholder("pl4ceholder"),
+            Secret::new("x.pl4ceholder", "zq9x"),
+        ],
+        // a name that holds a value too short to compile
+        [
+            Secret::new("A", "pw"),
+            Secret::new("my-pw", "a-good-value-1"),
+        ],
+    ];
+    for secrets in cases {
+        let e = err(&secrets);
+        assert_eq!(
+            e.index(),
+            Some(if secrets[0].name == "A" && secrets[0].value == b"pw" {
+                0
+            } else {
+                1
+            }),
+            "{e:?}"
+        );
+        check_message(&e, &secrets, e.index().unwrap());
+        for shown in [e.to_string(), format!("{e:?}")] {
+            assert!(!shown.contains(value), "{shown}");
+            assert!(!shown.contains("pl4ceholder"), "{shown}");
+        }
+    }
+}

@@ -3,6 +3,8 @@
 //! step-by-step comparison of a stream against the reference stream.
 #![allow(dead_code)]
 
+pub mod names_with_matches;
+
 use std::fmt::Write as _;
 
 use slicc_scrub::{Hit, Options, RULES_VERSION, Scrubber, Secret, Stream, compile};

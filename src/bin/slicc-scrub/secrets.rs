@@ -10,6 +10,7 @@ use slicc_scrub::{Options, RULES_VERSION, Scrubber, Secret, compile};
 
 use crate::Failure;
 use crate::args::ScrubArgs;
+use crate::secrets_file;
 
 /// A compiled scrubber and its secrets' names, in index order.
 pub struct Compiled {
@@ -23,9 +24,7 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     // Where each secret came from, by index, to make compile errors clear.
     let mut sources = Vec::new();
     for path in &args.secrets {
-        let json = std::fs::read(path).map_err(|e| {
-            Failure::config(format!("cannot read secrets file {}: {e}", path.display()))
-        })?;
+        let json = secrets_file::read(path)?;
         let parsed = slicc_scrub::secrets_from_json(&json)
             .map_err(|e| Failure::config(format!("{}: {e}", path.display())))?;
         for entry in 0..parsed.len() {
