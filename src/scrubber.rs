@@ -5,9 +5,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use aho_corasick::AhoCorasick;
+use zeroize::Zeroizing;
 
-use crate::engine::Engine;
 use crate::engine::matcher::Matcher;
+use crate::engine::{CompiledSecret, Engine};
 use crate::error::CompileError;
 use crate::form::Hit;
 use crate::secret::{Options, Secret};
@@ -102,7 +103,7 @@ fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
         .filter(compiles)
         .filter(|s| s.trimmed_value().len() > name.len());
     if name.len() >= FRAGMENT {
-        let pieces = AhoCorasick::new(name.windows(FRAGMENT)).ok();
+        let pieces = unfiltered(name.windows(FRAGMENT));
         if pieces.is_none_or(|pieces| longer.any(|s| pieces.is_match(s.trimmed_value()))) {
             return true;
         }
@@ -116,9 +117,13 @@ fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
         .filter(|bytes| !bytes.is_empty() && bytes.len() <= name.len())
         .collect();
     // An automaton too large to build: show nothing rather than too much.
-    AhoCorasick::new(others)
-        .ok()
-        .is_none_or(|others| others.is_match(name))
+    unfiltered(others).is_none_or(|others| others.is_match(name))
+}
+
+/// An automaton over `patterns` with no prefilter, which would keep copies
+/// of them; `None` when it cannot be built.
+fn unfiltered<P: AsRef<[u8]>>(patterns: impl IntoIterator<Item = P>) -> Option<AhoCorasick> {
+    AhoCorasick::builder().prefilter(false).build(patterns).ok()
 }
 
 fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
@@ -237,9 +242,19 @@ impl Scrubber {
     /// match, or a replacement could leak a value.
     fn check_replacements(&self) -> Result<(), CompileError> {
         let name = |index: usize| Some(self.engine.secrets[index].name.clone());
+        // The scrubbed placeholders land here: one buffer, sized so that it
+        // never grows (a grown one would free a copy unwiped), wiped at the
+        // end. A match spans at least MIN_VALUE bytes.
+        let secrets = &self.engine.secrets;
+        let longest = |f: fn(&CompiledSecret) -> usize| secrets.iter().map(f).max().unwrap_or(0);
+        let input = longest(|s| s.raw_replacement.len());
+        let replacement = longest(|s| s.raw_replacement.len().max(s.redaction.len()));
+        let bound = input + (input / MIN_VALUE + 1) * replacement;
+        let mut out = Zeroizing::new(Vec::with_capacity(bound));
         for (index, secret) in self.engine.secrets.iter().enumerate() {
             if secret.raw_replacement != secret.redaction
-                && let Some((other, form)) = self.first_match(&secret.raw_replacement)
+                && let Some((other, form)) =
+                    self.first_match_into(&secret.raw_replacement, &mut out)
             {
                 return Err(CompileError::PlaceholderLeaks {
                     index,
@@ -264,7 +279,13 @@ impl Scrubber {
 
     /// The secret index and form of the first hit in `bytes`, if any.
     fn first_match(&self, bytes: &[u8]) -> Option<(usize, crate::Form)> {
-        self.scrub_into(bytes, &mut Vec::new()).first_hit()
+        self.first_match_into(bytes, &mut Vec::new())
+    }
+
+    /// As [`Scrubber::first_match`], scrubbing into `out` (cleared first).
+    fn first_match_into(&self, bytes: &[u8], out: &mut Vec<u8>) -> Option<(usize, crate::Form)> {
+        out.clear();
+        self.scrub_into(bytes, out).first_hit()
     }
 }
 

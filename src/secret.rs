@@ -2,11 +2,16 @@
 
 use std::fmt;
 
+use zeroize::Zeroize;
+
 /// A secret to remove: its name (used in `[redacted:<name>]` and in hits),
 /// its value, and an optional placeholder that replaces raw matches.
 ///
 /// `Debug` shows the name only: a value or placeholder never appears in any
-/// output of this crate other than scrubbed bytes.
+/// output of this crate other than scrubbed bytes. The value and placeholder
+/// are wiped from memory when the secret is dropped (a `Vec` that grows
+/// before it is handed over may leave a copy behind: give it its final size
+/// first).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret {
     pub name: String,
@@ -44,6 +49,16 @@ impl Secret {
     pub fn with_placeholder(mut self, placeholder: impl Into<Vec<u8>>) -> Secret {
         self.placeholder = Some(placeholder.into());
         self
+    }
+}
+
+/// The value and the placeholder are wiped when a secret is dropped.
+impl Drop for Secret {
+    fn drop(&mut self) {
+        self.value.zeroize();
+        if let Some(placeholder) = &mut self.placeholder {
+            placeholder.zeroize();
+        }
     }
 }
 

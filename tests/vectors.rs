@@ -418,12 +418,24 @@ fn pattern_vectors() {
         let hex = |b: &[u8]| String::from_utf8(reference::hex(b, false)).unwrap();
         let got: Vec<(String, String, String)> = patterns(&value)
             .into_iter()
-            .map(|p| (p.form.as_str().to_string(), p.variant, hex(&p.bytes)))
+            .map(|p| {
+                (
+                    p.form.as_str().to_string(),
+                    p.variant.clone(),
+                    hex(&p.bytes),
+                )
+            })
             .collect();
         assert_eq!(got, want, "{}: patterns()", v.name);
         let mine: Vec<(String, String, String)> = patterns_of(&value)
             .into_iter()
-            .map(|p| (p.form.as_str().to_string(), p.variant, hex(&p.bytes)))
+            .map(|p| {
+                (
+                    p.form.as_str().to_string(),
+                    p.variant.clone(),
+                    hex(&p.bytes),
+                )
+            })
             .collect();
         assert_eq!(mine, want, "{}: the reference's builder", v.name);
     }

@@ -11,6 +11,8 @@ mod suffix;
 
 use std::collections::HashMap;
 
+use zeroize::Zeroize;
+
 use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
@@ -80,6 +82,21 @@ pub(crate) struct Engine {
     pub(crate) longest: usize,
 }
 
+/// Everything made from the values is wiped when the scrubber goes.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.direct_patterns.zeroize();
+        self.view_patterns.zeroize();
+    }
+}
+
+impl Drop for CompiledSecret {
+    fn drop(&mut self) {
+        self.value.zeroize();
+        self.raw_replacement.zeroize();
+    }
+}
+
 impl Engine {
     /// Builds the automata. The secrets are already validated.
     pub(crate) fn build(secrets: &[Secret], same_length: bool) -> Engine {
@@ -90,20 +107,21 @@ impl Engine {
             let index = index as u32;
             // SPEC §1: the rules speak of the trimmed value only.
             let value = secret.trimmed_value();
-            for pattern in patterns_but_fragments(value) {
+            for mut pattern in patterns_but_fragments(value) {
                 // SPEC §2: a candidate never starts at a CR or LF, so such a
                 // pattern never matches (and is never worth holding for).
                 if starts_with_line_break(&pattern.bytes) {
                     continue;
                 }
+                let bytes = std::mem::take(&mut pattern.bytes);
                 match pattern.form {
                     Form::Base64 | Form::Hex => {
-                        let entry = &mut view.entry(pattern.bytes).entry;
+                        let entry = &mut view.entry(bytes).entry;
                         claim(&mut entry.owner, (pattern.form, index));
                         entry.wrapped_owner = entry.wrapped_owner.min(index);
                     }
                     form => {
-                        let entry = &mut direct.entry(pattern.bytes).entry;
+                        let entry = &mut direct.entry(bytes).entry;
                         claim(&mut entry.owner, (form, index));
                     }
                 }
@@ -303,11 +321,29 @@ fn claim(owner: &mut Option<(Form, u32)>, candidate: (Form, u32)) {
     }
 }
 
-/// Distinct patterns in the order first seen, with their entries.
+/// Distinct patterns in the order first seen, with their entries. Every
+/// byte of it is made from values: the bytes given for a pattern already
+/// listed are wiped, and so is the index when the table is dropped.
 #[derive(Default)]
 struct Table {
-    index: HashMap<Vec<u8>, usize>,
+    index: HashMap<Wiped, usize>,
     items: Vec<Item>,
+}
+
+/// A pattern's bytes as a key of [`Table::index`], wiped when dropped.
+#[derive(PartialEq, Eq, Hash)]
+struct Wiped(Vec<u8>);
+
+impl std::borrow::Borrow<[u8]> for Wiped {
+    fn borrow(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Drop for Wiped {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
 }
 
 struct Item {
@@ -316,12 +352,15 @@ struct Item {
 }
 
 impl Table {
-    fn entry(&mut self, bytes: Vec<u8>) -> &mut Item {
+    fn entry(&mut self, mut bytes: Vec<u8>) -> &mut Item {
         let i = match self.index.get(bytes.as_slice()) {
-            Some(&i) => i,
+            Some(&i) => {
+                bytes.zeroize();
+                i
+            }
             None => {
                 let i = self.items.len();
-                self.index.insert(bytes.clone(), i);
+                self.index.insert(Wiped(bytes.clone()), i);
                 self.items.push(Item {
                     bytes,
                     entry: Entry {

@@ -46,7 +46,7 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     })?;
     Ok(Compiled {
         scrubber,
-        names: secrets.into_iter().map(|s| s.name).collect(),
+        names: secrets.iter().map(|s| s.name.clone()).collect(),
     })
 }
 
