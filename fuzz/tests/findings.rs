@@ -27,3 +27,13 @@ fn a_name_that_is_another_value_is_not_shown() {
         assert!(!m.contains("R/9x2Kq9"), "{m}");
     }
 }
+
+/// `patterns` took a value too short for a base64 character of its own
+/// (empty, or empty once trimmed) and panicked on a slice range.
+#[test]
+fn patterns_of_an_empty_value_do_not_panic() {
+    for value in [&b""[..], b"\r\n", b"\n"] {
+        let raw = slicc_scrub::patterns(value).into_iter().next();
+        assert!(raw.is_none_or(|p| p.bytes.is_empty()));
+    }
+}
