@@ -41,10 +41,7 @@ pub fn check(data: &[u8]) {
     // What was parsed is what the messages of compile must hide.
     known.add_secrets(&secrets);
     for same_length in [false, true] {
-        let options = Options {
-            version,
-            same_length,
-        };
+        let options = Options::new(version).same_length(same_length);
         match compile(&secrets, &options) {
             Err(e) => {
                 assert_no_leak(&known, "compile Display", &e.to_string());
