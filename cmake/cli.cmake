@@ -18,7 +18,7 @@ set(_cli_docs
     "${_cli_gen}/_slicc-scrub"
     "${_cli_gen}/slicc-scrub.fish")
 add_custom_target(slicc_scrub_cli ALL
-    COMMAND "${CARGO}" build --bin slicc-scrub --locked
+    COMMAND "${CARGO}" build --package slicc-scrub-cli --locked
             --profile "${SLICC_SCRUB_CARGO_PROFILE}"
             --manifest-path "${CMAKE_CURRENT_SOURCE_DIR}/Cargo.toml"
             --target-dir "${SLICC_SCRUB_CARGO_TARGET_DIR}"
@@ -29,7 +29,7 @@ add_custom_target(slicc_scrub_cli ALL
     COMMAND "${_cli_exe}" completions fish > "${_cli_gen}/slicc-scrub.fish"
     BYPRODUCTS "${_cli_exe}" ${_cli_docs}
     WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
-    COMMENT "cargo build --bin slicc-scrub, its manual pages and completions"
+    COMMENT "cargo build --package slicc-scrub-cli, its manual pages and completions"
     USES_TERMINAL
     VERBATIM)
 
