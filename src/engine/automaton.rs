@@ -38,7 +38,7 @@ impl Automaton {
     /// An automaton over `patterns`, reporting every occurrence of every
     /// pattern (overlapping, `MatchKind::Standard`). Pattern ids are indexes
     /// into `patterns`.
-    pub(crate) fn new(patterns: &[Vec<u8>]) -> Automaton {
+    pub(crate) fn new(patterns: &[&[u8]]) -> Automaton {
         let nfa = NFA::builder()
             .match_kind(MatchKind::Standard)
             .build(patterns)

@@ -1,129 +1,146 @@
-//! The seed filter's pass over a large push (see `seeds.rs`): it finds
-//! every complete candidate from sampled grams, then steps the automata only
-//! over the tail where a candidate could still be open, so that what is held
-//! is exactly what stepping every byte would hold.
-
-use std::collections::BTreeMap;
+//! The seed filter's pass over a large push (see `seeds.rs`): from grams at
+//! sampled positions it finds every complete candidate, and everything that
+//! reaches the end of the input from before the last [`TAIL`] view bytes
+//! (open verifications, the fragment run); the stepper then starts afresh
+//! on that tail, so that what is held is exactly what stepping every byte
+//! would hold, and the cost of a push does not depend on how long the
+//! patterns are.
 
 use super::Engine;
+use super::candidates::Candidates;
 use super::fragments::Run;
-use super::matcher::{Candidate, Input, Matcher, offer, offer_fragment};
-use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
+use super::matcher::{Input, offer_fragment, view_owner};
+use super::opens::Open;
+use super::seeds::{GRAM, MAX_STRIDE, gram, view_gram};
+use super::table::PREFIX;
 use crate::FRAGMENT;
-use crate::form::Form;
 
-impl Matcher {
-    /// Finds the same candidates as [`Matcher::scan`] over everything held,
-    /// without stepping the automata over every byte: the seed filters find
-    /// every complete candidate, then the automata are stepped afresh over
-    /// the last stretch, where a candidate could still be open, so that
-    /// their states (and so what is held) are exactly those of `scan`.
-    pub(super) fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
-        self.end = input.end();
-        let first = input.index(self.decided);
-        let open = &input.bytes[first..];
-        filter_direct(engine, open, self.decided, &mut self.candidates);
-        filter_view(engine, open, self.decided, &mut self.candidates);
-        // A candidate still open at the end starts within the last
-        // `longest` view bytes (which span at least `longest` bytes).
-        let mut from = open.len().saturating_sub(engine.longest);
-        // One more view byte to take in for each line break in there.
-        let mut missing = open[from..]
-            .iter()
-            .filter(|&&b| b == b'\r' || b == b'\n')
-            .count();
-        while from > 0 && missing > 0 {
-            from -= 1;
-            if !matches!(open[from], b'\r' | b'\n') {
-                missing -= 1;
-            }
-        }
-        // Only where a pattern's first gram starts (or too few bytes remain
-        // to tell) can a candidate still be open at the end.
-        while from < open.len() && !could_start_open(engine, open, from) {
-            from += 1;
-        }
-        // Stepped afresh from there, the automata find every candidate that
-        // starts there or later, and none before: those are complete and the
-        // filters found them.
-        self.reset_automata(engine);
-        self.runs.clear();
-        self.scan(engine, input, first + from);
-    }
+/// View bytes at the end that the stepper steps over after the filter:
+/// anything still open that starts before them is longer than a prefix and
+/// holds a sampled gram, so the filter finds it.
+pub(crate) const TAIL: usize = PREFIX + MAX_STRIDE + GRAM;
+
+/// What reaches the end of the input from before the tail.
+#[derive(Default)]
+pub(super) struct Found {
+    pub(super) direct_opens: Vec<Open>,
+    pub(super) view_opens: Vec<Open>,
+    /// The fragment run at the end, when a walk reached it.
+    pub(super) run: Option<Run>,
 }
 
-/// Direct patterns and fragments of `input` (which starts at position
-/// `base`), from grams at sampled positions.
+/// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
+/// it when it has fewer).
+pub(super) fn tail_start(input: &[u8]) -> usize {
+    let mut from = input.len();
+    let mut view = 0;
+    while from > 0 && view < TAIL {
+        from -= 1;
+        if !matches!(input[from], b'\r' | b'\n') {
+            view += 1;
+        }
+    }
+    from
+}
+
+/// Every candidate of `input` (which starts at position `base`, the first
+/// undecided byte) into `candidates`, and what reaches its end from before
+/// `tail`.
+pub(super) fn find(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    tail: usize,
+    candidates: &mut Candidates,
+) -> Found {
+    let mut found = Found::default();
+    found.run = filter_direct(
+        engine,
+        input,
+        base,
+        tail,
+        candidates,
+        &mut found.direct_opens,
+    );
+    filter_view(engine, input, base, tail, candidates, &mut found.view_opens);
+    found
+}
+
+/// Direct patterns and fragments of `input`, from grams at sampled
+/// positions; returns the fragment run when a walk reached the end.
 fn filter_direct(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    candidates: &mut BTreeMap<u64, Candidate>,
-) {
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Vec<Open>,
+) -> Option<Run> {
     let index = &engine.direct_seeds;
-    if index.is_empty() {
-        return;
+    let grams = &engine.value_grams;
+    if index.is_empty() && grams.is_empty() {
+        return None;
     }
-    // Per secret, where its fragments are known up to: the next sampled
-    // gram of a run finds the same run.
-    let mut walked: Vec<(u32, usize)> = Vec::new();
+    let table = &engine.direct_table;
+    // Where fragments are known up to: the next sampled gram of a run
+    // finds the same run.
+    let mut walked = 0;
+    let mut at_end = None;
     let mut at = 0;
     while at + GRAM <= input.len() {
-        for &seed in index.get(gram(&input[at..])) {
-            match seed {
-                Seed::Pattern { id, offset } => {
-                    let pattern = &engine.direct_patterns[id as usize];
-                    let Some(start) = at.checked_sub(offset as usize) else {
-                        continue;
-                    };
-                    let end = start + pattern.len();
-                    // One that runs past the input is found by the
-                    // automaton if it completes.
-                    let owner = engine.direct_entries[id as usize].owner;
-                    if let Some((form, secret)) = owner
-                        && end <= input.len()
-                        && input[start..end] == pattern[..]
-                    {
-                        let (start, len) = (base + start as u64, pattern.len() as u64);
-                        offer(candidates, start, len, form, secret);
-                    }
+        let word = gram(&input[at..]);
+        for &seed in index.get(word) {
+            let Some(start) = at.checked_sub(seed.offset as usize) else {
+                continue;
+            };
+            let pattern = table.pattern(seed.id);
+            let end = start + pattern.len();
+            if end <= input.len() {
+                if input[start..end] == *pattern {
+                    let (form, secret) = table.owners[seed.id as usize].plain;
+                    candidates.offer(base + start as u64, pattern.len() as u64, form, secret);
                 }
-                Seed::Window { secret } => {
-                    let done = walked.iter().find(|w| w.0 == secret).map_or(0, |w| w.1);
-                    if at < done {
-                        continue;
-                    }
-                    // Windows that hold this gram start from 8 bytes
-                    // back; walk from there until the run dies.
-                    let from = at.saturating_sub(GRAM).max(done);
-                    let to = walk_fragments(engine, secret, input, from, at, |p, len| {
-                        let open = Input { bytes: input, base };
-                        let (p, len) = (base + p as u64, len as u64);
-                        offer_fragment(engine, candidates, open, base, secret, p, len);
-                    });
-                    match walked.iter_mut().find(|w| w.0 == secret) {
-                        Some(w) => w.1 = to,
-                        None => walked.push((secret, to)),
-                    }
+            } else if start < tail && input[start..] == pattern[..input.len() - start] {
+                opens.push(Open {
+                    id: seed.id,
+                    start: base + start as u64,
+                    matched: (input.len() - start) as u32,
+                });
+            }
+        }
+        if at >= walked && !grams.is_empty() && grams.may_hold(word) {
+            // Windows that hold this gram start from 8 bytes back; walk
+            // from there until the run dies.
+            let from = at.saturating_sub(GRAM).max(walked);
+            let open = Input { bytes: input, base };
+            match walk_fragments(engine, open, from, at, candidates) {
+                Walk::Stopped(to) => walked = to,
+                Walk::End(run) => {
+                    walked = input.len();
+                    at_end = Some(run);
                 }
             }
         }
         at += index.stride;
     }
+    at_end
 }
 
-/// Base64 and hex patterns on the CR/LF-free view of `input` (which starts
-/// at position `base`), from view grams at sampled positions.
+/// Base64 and hex patterns on the CR/LF-free view of `input`, from view
+/// grams at sampled positions.
 fn filter_view(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    candidates: &mut BTreeMap<u64, Candidate>,
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Vec<Open>,
 ) {
     let index = &engine.view_seeds;
     if index.is_empty() {
         return;
     }
+    let table = &engine.view_table;
     let is_break = |b: u8| b == b'\r' || b == b'\n';
     let mut at = 0;
     while at < input.len() {
@@ -131,12 +148,9 @@ fn filter_view(
             break;
         };
         for &seed in index.get(word) {
-            let Seed::Pattern { id, offset } = seed else {
-                continue;
-            };
             // Back `offset` view bytes to the start.
             let mut start = first;
-            let mut left = offset;
+            let mut left = seed.offset;
             while left > 0 && start > 0 {
                 start -= 1;
                 if !is_break(input[start]) {
@@ -146,7 +160,7 @@ fn filter_view(
             if left > 0 {
                 continue;
             }
-            let pattern = &engine.view_patterns[id as usize];
+            let pattern = table.pattern(seed.id);
             let mut pos = start;
             let mut matched = 0;
             while matched < pattern.len() && pos < input.len() {
@@ -156,69 +170,54 @@ fn filter_view(
                     continue;
                 }
                 if b != pattern[matched] {
+                    matched = usize::MAX;
                     break;
                 }
                 matched += 1;
             }
-            if matched < pattern.len() {
-                continue;
-            }
-            let span = (pos - start) as u64;
-            let entry = &engine.view_entries[id as usize];
-            if span > pattern.len() as u64 {
-                offer(
-                    candidates,
-                    base + start as u64,
-                    span,
-                    Form::Wrapped,
-                    entry.wrapped_owner,
-                );
-            } else if let Some((form, secret)) = entry.owner {
-                offer(candidates, base + start as u64, span, form, secret);
+            if matched == pattern.len() {
+                let span = (pos - start) as u64;
+                let (form, secret) = view_owner(engine, seed.id, span);
+                candidates.offer(base + start as u64, span, form, secret);
+            } else if matched != usize::MAX && start < tail {
+                // The input ended inside the pattern: still open.
+                opens.push(Open {
+                    id: seed.id,
+                    start: base + start as u64,
+                    matched: matched as u32,
+                });
             }
         }
         at += index.stride;
     }
 }
 
-/// Whether a candidate starting at `at` could still be open at the end of
-/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
-/// 8 bytes start here.
-fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
-    if input[at] == b'\r' || input[at] == b'\n' {
-        return false;
-    }
-    if at + GRAM > input.len() {
-        return true;
-    }
-    let word = gram(&input[at..]);
-    let starts = |word: u64| !engine.starts.get(word).is_empty();
-    if !has_line_break(word) {
-        // The direct gram and the view gram are the same bytes.
-        return starts(word);
-    }
-    starts(word) || view_gram(input, at).is_none_or(|(view, _)| starts(view))
+enum Walk {
+    /// Fragments are known up to here: a later start has a run still
+    /// shorter than 16 bytes.
+    Stopped(usize),
+    /// The walk reached the end of the input with this run.
+    End(Run),
 }
 
-/// The fragments of `secret` that start at `from` or later in `input`,
-/// walked until every start up to `past` is final (or the input ends): each
-/// final one goes to `found(index, length)`. Returns where the fragments are
-/// known up to: a later start has a run still shorter than 16 bytes, or one
-/// that reached the end of the input and could grow (left to the automata).
+/// The fragments that start at `from` or later in `input`, walked until
+/// every start up to `past` is final (or the input ends): each final one is
+/// offered.
 fn walk_fragments(
     engine: &Engine,
-    secret: u32,
-    input: &[u8],
+    input: Input<'_>,
     from: usize,
     past: usize,
-    mut found: impl FnMut(usize, usize),
-) -> usize {
-    let sam = engine.secrets[secret as usize].sam();
-    let mut run = Run::empty(secret);
+    candidates: &mut Candidates,
+) -> Walk {
+    let sam = &engine.values;
+    let mut run = Run::empty();
     let mut at = from;
-    while at < input.len() {
-        run.step(sam, at as u64, input[at], |p, len| {
-            found(p as usize, len as usize)
+    let decided = input.base;
+    while at < input.bytes.len() {
+        let position = input.base + at as u64;
+        run.step(sam, position, input.bytes[at], |f| {
+            offer_fragment(engine, candidates, input, decided, f)
         });
         at += 1;
         // Stop once every start up to `past` is final and no fragment is in
@@ -226,9 +225,8 @@ fn walk_fragments(
         // next sampled gram).
         let start = at - run.len() as usize;
         if start > past && run.len() < FRAGMENT as u64 {
-            return start;
+            return Walk::Stopped(start);
         }
     }
-    run.settle(sam, at as u64, |p, len| found(p as usize, len as usize));
-    at
+    Walk::End(run)
 }

@@ -8,15 +8,14 @@
 use super::hash::IntMap;
 
 pub(crate) const GRAM: usize = 8;
-const MAX_STRIDE: usize = 64;
+pub(crate) const MAX_STRIDE: usize = 64;
 
-/// What a gram found at a sampled position may be part of.
+/// What a gram found at a sampled position may be part of: pattern `id` of
+/// the automaton's table, with the gram at `offset`.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Seed {
-    /// Pattern `id` of the automaton's table, with the gram at `offset`.
-    Pattern { id: u32, offset: u32 },
-    /// The value of `secret` (fragments: the run is found by walking).
-    Window { secret: u32 },
+pub(crate) struct Seed {
+    pub(crate) id: u32,
+    pub(crate) offset: u32,
 }
 
 /// Grams of a pattern set, behind a one-hash bitmap that rejects almost
@@ -102,6 +101,59 @@ impl GramIndex {
         self.bits.len() * 8
             + self.ranges.capacity() * 24
             + self.seeds.capacity() * std::mem::size_of::<Seed>()
+    }
+}
+
+/// The grams of the values, as a bitmap only: a gram that is not in it is in
+/// no value, and one that is sends the filter along the suffix automaton,
+/// which tells exactly (a false positive costs a short walk, nothing more).
+pub(crate) struct GramSet {
+    bits: Vec<u64>,
+    shift: u32,
+    empty: bool,
+}
+
+impl GramSet {
+    /// Every gram of every value (32 bits a gram).
+    pub(crate) fn new<'a>(values: impl Iterator<Item = &'a [u8]> + Clone) -> GramSet {
+        let grams: usize = values
+            .clone()
+            .map(|v| v.len().saturating_sub(GRAM - 1))
+            .sum();
+        let want = (grams * 32).clamp(1 << 12, 1 << 28);
+        let log = want.next_power_of_two().trailing_zeros();
+        let mut set = GramSet {
+            bits: vec![0; (1usize << log) / 64],
+            shift: 64 - log,
+            empty: grams == 0,
+        };
+        for value in values {
+            for at in 0..value.len().saturating_sub(GRAM - 1) {
+                let bit = set.bit(gram(&value[at..]));
+                set.bits[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        set
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.empty
+    }
+
+    #[inline(always)]
+    fn bit(&self, gram: u64) -> usize {
+        (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Whether `gram` may be a gram of a value.
+    #[inline(always)]
+    pub(crate) fn may_hold(&self, gram: u64) -> bool {
+        let bit = self.bit(gram);
+        self.bits[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.bits.capacity() * 8
     }
 }
 
