@@ -101,10 +101,11 @@ fn filter_direct(
                     candidates.offer(base + start as u64, pattern.len() as u64, form, secret);
                 }
             } else if start < tail && input[start..] == pattern[..input.len() - start] {
+                // Still open: the stepper takes it on from the tail.
                 opens.push(Open {
                     id: seed.id,
                     start: base + start as u64,
-                    matched: (input.len() - start) as u32,
+                    matched: (tail - start) as u32,
                 });
             }
         }
@@ -163,7 +164,12 @@ fn filter_view(
             let pattern = table.pattern(seed.id);
             let mut pos = start;
             let mut matched = 0;
+            // View bytes matched before the tail, where the stepper starts.
+            let mut before_tail = 0;
             while matched < pattern.len() && pos < input.len() {
+                if pos == tail {
+                    before_tail = matched;
+                }
                 let b = input[pos];
                 pos += 1;
                 if is_break(b) {
@@ -180,11 +186,12 @@ fn filter_view(
                 let (form, secret) = view_owner(engine, seed.id, span);
                 candidates.offer(base + start as u64, span, form, secret);
             } else if matched != usize::MAX && start < tail {
-                // The input ended inside the pattern: still open.
+                // The input ended inside the pattern: still open, and the
+                // stepper takes it on from the tail.
                 opens.push(Open {
                     id: seed.id,
                     start: base + start as u64,
-                    matched: matched as u32,
+                    matched: before_tail as u32,
                 });
             }
         }

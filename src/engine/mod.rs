@@ -67,9 +67,8 @@ impl Engine {
             // value longer than a fragment is found whole by the suffix
             // automaton, as raw.
             patterns.retain_mut(|p| {
-                let whole_long_value = p.form == Form::Raw
-                    && secret.value.len() > FRAGMENT
-                    && p.bytes == secret.value;
+                let whole_long_value =
+                    p.form == Form::Raw && secret.value.len() > FRAGMENT && p.bytes == secret.value;
                 let keep = !starts_with_line_break(&p.bytes) && !whole_long_value;
                 if !keep {
                     p.bytes.zeroize();

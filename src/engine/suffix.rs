@@ -53,6 +53,7 @@ impl SuffixAutomaton {
             head: Vec::with_capacity(2 * total + 1),
             edges: Vec::with_capacity(3 * total),
             root: Vec::new(),
+            find: EdgeTable::new(3 * total),
         };
         b.state(0, NONE);
         let mut owner = vec![u32::MAX];
@@ -215,6 +216,55 @@ struct Builder {
     /// (byte, target, next edge of the same state).
     edges: Vec<(u8, u32, u32)>,
     root: Vec<u32>,
+    /// (state, byte) → edge, so a lookup does not walk a long list.
+    find: EdgeTable,
+}
+
+/// An open-addressing map from (state, byte) to an edge index.
+struct EdgeTable {
+    keys: Vec<u64>,
+    edges: Vec<u32>,
+    mask: usize,
+}
+
+impl EdgeTable {
+    fn new(edges: usize) -> EdgeTable {
+        let size = (2 * edges).max(16).next_power_of_two();
+        EdgeTable {
+            keys: vec![0; size],
+            edges: vec![0; size],
+            mask: size - 1,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
+    }
+
+    #[inline]
+    fn get(&self, state: u32, byte: u8) -> Option<u32> {
+        let key = ((u64::from(state) << 8) | u64::from(byte)) + 1;
+        let mut i = self.slot(key);
+        loop {
+            match self.keys[i] {
+                0 => return None,
+                k if k == key => return Some(self.edges[i]),
+                _ => i = (i + 1) & self.mask,
+            }
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, state: u32, byte: u8, edge: u32) {
+        let key = ((u64::from(state) << 8) | u64::from(byte)) + 1;
+        let mut i = self.slot(key);
+        while self.keys[i] != 0 {
+            i = (i + 1) & self.mask;
+        }
+        self.keys[i] = key;
+        self.edges[i] = edge;
+    }
 }
 
 impl Drop for Builder {
@@ -224,7 +274,11 @@ impl Drop for Builder {
             e.0 = 0;
         }
         wipe_slice(&mut self.root);
+        for k in &mut self.find.keys {
+            *k = 0;
+        }
         std::hint::black_box(&self.edges);
+        std::hint::black_box(&self.find.keys);
     }
 }
 
@@ -252,15 +306,7 @@ impl Builder {
             let to = self.root[byte as usize];
             return (to != NONE).then_some(to);
         }
-        let mut e = self.head[state as usize];
-        while e != NONE {
-            let (b, to, next) = self.edges[e as usize];
-            if b == byte {
-                return Some(to);
-            }
-            e = next;
-        }
-        None
+        self.find.get(state, byte).map(|e| self.edges[e as usize].1)
     }
 
     fn set(&mut self, state: u32, byte: u8, target: u32) {
@@ -268,18 +314,14 @@ impl Builder {
             self.root[byte as usize] = target;
             return;
         }
-        let mut e = self.head[state as usize];
-        while e != NONE {
-            let edge = &mut self.edges[e as usize];
-            if edge.0 == byte {
-                edge.1 = target;
-                return;
-            }
-            e = edge.2;
+        if let Some(e) = self.find.get(state, byte) {
+            self.edges[e as usize].1 = target;
+            return;
         }
         let id = self.edges.len() as u32;
         self.edges.push((byte, target, self.head[state as usize]));
         self.head[state as usize] = id;
+        self.find.insert(state, byte, id);
     }
 
     /// A copy of `q` (its transitions too) of length `len`.
