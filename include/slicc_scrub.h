@@ -97,7 +97,7 @@
  * `scrub_options.version`. A library implementing other rules refuses to
  * compile instead of scrubbing differently.
  */
-#define SCRUB_RULES_VERSION 3
+#define SCRUB_RULES_VERSION 4
 
 /**
  * The result of a call. The values are part of the ABI: each is written

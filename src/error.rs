@@ -80,7 +80,7 @@ impl fmt::Display for CompileError {
             ),
             ValueTooShort { index, name, len } => write!(
                 f,
-                "secret {index} ({name:?}): value too short: {len} bytes, at least {} needed",
+                "secret {index} ({name:?}): value too short: {len} bytes once leading and trailing CR and LF are trimmed, at least {} needed",
                 crate::MIN_VALUE
             ),
             ValueTooLong { index, name, len } => write!(

@@ -3,7 +3,7 @@
 //! percent, HTML, base64 at any alignment, hex, and base64/hex wrapped across
 //! line breaks), in one pass or as a stream in any chunking.
 //!
-//! The contract is `SPEC.md` (rules version 3). Compile the secrets once, then
+//! The contract is `SPEC.md` (rules version 4). Compile the secrets once, then
 //! scrub with [`Scrubber::bytes`], [`Scrubber::text`] or a [`Stream`]:
 //!
 //! ```
@@ -24,6 +24,7 @@
 //! assert_eq!(shown, b"token: fnox_proxy_1\n");
 //! ```
 
+mod constants;
 mod engine;
 mod error;
 pub mod ffi;
@@ -35,6 +36,10 @@ mod secret;
 mod secrets_json;
 mod stream;
 
+pub use constants::{
+    FRAGMENT, IDLE_MS, MAX_NAME, MAX_PLACEHOLDER, MAX_SECRETS_JSON, MAX_VALUE, MIN_VALUE,
+    RULES_VERSION,
+};
 pub use error::{CompileError, StreamError};
 pub use form::{Form, Hit};
 pub use io::{ScrubReader, ScrubWriter};
@@ -49,21 +54,3 @@ pub use stream::Stream;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-/// Length of a fragment window: a value longer than this is also found by
-/// any 16-byte piece of it, extended along the value.
-pub const FRAGMENT: usize = 16;
-/// Shortest value a secret may have, in bytes.
-pub const MIN_VALUE: usize = 8;
-/// Longest value a secret may have, in bytes.
-pub const MAX_VALUE: usize = 65_536;
-/// Longest placeholder a secret may have, in bytes.
-pub const MAX_PLACEHOLDER: usize = 1_024;
-/// Longest name a secret may have, in bytes.
-pub const MAX_NAME: usize = 128;
-/// Milliseconds without input after which a caller should call
-/// [`Stream::idle`], so an interactive prompt is never held back.
-pub const IDLE_MS: u64 = 50;
-/// The version of the matching rules this crate implements; pass it in
-/// [`Options::new`].
-pub const RULES_VERSION: u32 = 3;

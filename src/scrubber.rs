@@ -71,16 +71,19 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
             });
         }
         names.insert(&secret.name, index);
+        // SPEC §1: the limit is on the value as given, the minimum on the
+        // value once trimmed.
         let len = secret.value.len();
-        if len < MIN_VALUE {
-            return Err(CompileError::ValueTooShort {
+        if len > MAX_VALUE {
+            return Err(CompileError::ValueTooLong {
                 index,
                 name: name(),
                 len,
             });
         }
-        if len > MAX_VALUE {
-            return Err(CompileError::ValueTooLong {
+        let len = secret.trimmed_value().len();
+        if len < MIN_VALUE {
+            return Err(CompileError::ValueTooShort {
                 index,
                 name: name(),
                 len,

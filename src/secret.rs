@@ -25,6 +25,21 @@ impl Secret {
         }
     }
 
+    /// The value the rules speak of (SPEC §1): the value without the CR and
+    /// LF bytes at its start and end. A line break around a value is never
+    /// secret, and it is where a value read from a file differs from how it
+    /// is printed.
+    ///
+    /// ```
+    /// use slicc_scrub::Secret;
+    ///
+    /// let secret = Secret::new("TOKEN", "\r\ntoken12345\n");
+    /// assert_eq!(secret.trimmed_value(), b"token12345");
+    /// ```
+    pub fn trimmed_value(&self) -> &[u8] {
+        trim_line_breaks(&self.value)
+    }
+
     /// The same secret with a placeholder for raw matches.
     pub fn with_placeholder(mut self, placeholder: impl Into<Vec<u8>>) -> Secret {
         self.placeholder = Some(placeholder.into());
@@ -52,6 +67,20 @@ impl fmt::Debug for Secret {
             )
             .finish()
     }
+}
+
+/// `value` without the CR and LF bytes at its start and end (SPEC §1).
+pub(crate) fn trim_line_breaks(value: &[u8]) -> &[u8] {
+    let is_break = |b: &u8| *b == b'\r' || *b == b'\n';
+    let start = value
+        .iter()
+        .position(|b| !is_break(b))
+        .unwrap_or(value.len());
+    let end = value
+        .iter()
+        .rposition(|b| !is_break(b))
+        .map_or(start, |i| i + 1);
+    &value[start..end]
 }
 
 /// Compile options. `version` must be [`crate::RULES_VERSION`]: a consumer

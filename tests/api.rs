@@ -49,7 +49,7 @@ fn constants() {
     assert_eq!(FRAGMENT, 16);
     assert_eq!(MIN_VALUE, 8);
     assert_eq!(IDLE_MS, 50);
-    assert_eq!(RULES_VERSION, 3);
+    assert_eq!(RULES_VERSION, 4);
 }
 
 #[test]

@@ -201,11 +201,10 @@ fn scenarios() -> Vec<Scenario> {
             ],
         },
         Scenario {
-            // SPEC §2.8: "A candidate, wrapped or not, never starts at a CR
-            // or LF", read literally (as vectors/ does): a value that starts
-            // with LF has no raw match, in either line-end form.
-            name: "raw value that starts with LF never matches raw",
-            whole: "x\\nBEGIN-KEY y\\r\\nBEGIN-KEY",
+            // SPEC §1 (rules version 4): a value stored with a leading LF is
+            // trimmed, so it is found after any line break.
+            name: "value stored with a leading LF is trimmed",
+            whole: "x\\n[redacted:N] y\\r\\n[redacted:N]",
             secrets: vec![s("N", b"\nBEGIN-KEY")],
             same_length: false,
             input: b"x\nBEGIN-KEY y\r\nBEGIN-KEY".to_vec(),
@@ -387,11 +386,10 @@ fn held_is_bounded_on_long_inputs() {
     assert!(String::from_utf8_lossy(&out).starts_with("[redacted:R]"));
 }
 
-/// SPEC §2.8: "A candidate, wrapped or not, never starts at a CR or LF",
-/// read literally for every form (as the shared vectors read it): a value
-/// starting with LF is not matched raw at that LF, a fragment window that
-/// starts with LF is not a candidate at the LF, and nothing is held from a
-/// CR or LF. Line breaks inside a value still match.
+/// SPEC §3: no candidate of any form starts at a CR or LF: a value stored
+/// with a leading LF is trimmed (§1) and found after the line break, a
+/// fragment window that starts with LF is not a candidate at the LF, and
+/// nothing is held from a CR or LF. Line breaks inside a value still match.
 #[test]
 fn no_candidate_starts_at_cr_or_lf() {
     struct Case {
@@ -404,9 +402,11 @@ fn no_candidate_starts_at_cr_or_lf() {
     let cases = [
         Case {
             value: b"\nBEGIN-KEY",
+            // SPEC §1: trimmed to "BEGIN-KEY"; the LF before it is never
+            // held, and "BEG" is held as a proper prefix.
             input: b"x\nBEGIN-KEY y\r\nBEGIN-KEY",
-            whole: "x\\nBEGIN-KEY y\\r\\nBEGIN-KEY",
-            first: (5, "x\\nBEG", 0),
+            whole: "x\\n[redacted:N] y\\r\\n[redacted:N]",
+            first: (5, "x\\n", 3),
         },
         Case {
             value: b"line-one-abcdefgh\nline-two-ijklmnop",

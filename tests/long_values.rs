@@ -151,6 +151,13 @@ fn many_secrets() {
         } else {
             random_value(&mut rng, 8, 40)
         };
+        // At least 8 bytes once trimmed (SPEC §1): no line break at either end.
+        let mut value = value;
+        for at in [0, value.len() - 1] {
+            if matches!(value[at], b'\r' | b'\n') {
+                value[at] = b'q';
+            }
+        }
         secrets.push(ref_secret(&format!("K{i}"), value, None));
     }
     let reference = Reference::new(&secrets, false);

@@ -5,7 +5,7 @@ mod common;
 mod reference;
 
 use common::*;
-use reference::{RefPattern, patterns_of};
+use reference::{RefPattern, patterns_of, trim_line_breaks};
 use slicc_scrub::{Form, patterns};
 
 fn crate_list(v: &[u8]) -> Vec<RefPattern> {
@@ -31,7 +31,8 @@ fn random_values_match_the_reference_builder() {
     let mut rng = Rng::new(77);
     for case in 0..1500 {
         let v = random_value(&mut rng, 8, 60);
-        let want = patterns_of(&v);
+        // SPEC §1: the patterns are those of the trimmed value.
+        let want = patterns_of(trim_line_breaks(&v));
         let got = crate_list(&v);
         assert_eq!(got, want, "case {case}, value \"{}\"", show(&v));
     }
@@ -165,9 +166,19 @@ fn plain_values_dedupe_to_raw_and_encodings() {
             .iter()
             .all(|p| p.variant != "crlf")
     );
+    // the line breaks at both ends are trimmed first (SPEC §1)
     assert_eq!(
-        find(b"\nabc\r\nde\n", Form::Raw, "crlf").unwrap(),
-        b"\r\nabc\r\nde\r\n"
+        find(b"\nabc\nde\r\nf\n", Form::Raw, "crlf").unwrap(),
+        b"abc\r\nde\r\nf"
+    );
+    assert!(
+        patterns(b"\nabc\r\nde\n")
+            .iter()
+            .all(|p| p.variant != "crlf")
+    );
+    assert_eq!(
+        find(b"\r\nabcdefgh\n", Form::Raw, "lf").unwrap(),
+        b"abcdefgh"
     );
 }
 

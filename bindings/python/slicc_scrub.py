@@ -63,7 +63,7 @@ MAX_VALUE = 65536
 MAX_PLACEHOLDER = 1024
 MAX_NAME = 128
 IDLE_MS = 50
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 #: Form names in tie-break order (SPEC section 2); index = the C scrub_form.
 FORMS = ("raw", "fragment", "json", "percent", "html", "base64", "hex", "wrapped")

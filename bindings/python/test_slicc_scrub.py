@@ -141,7 +141,7 @@ class ApiTest(unittest.TestCase):
         self.assertEqual(slicc_scrub.FRAGMENT, 16)
         self.assertEqual(slicc_scrub.MIN_VALUE, 8)
         self.assertEqual(slicc_scrub.IDLE_MS, 50)
-        self.assertEqual(slicc_scrub.RULES_VERSION, 3)
+        self.assertEqual(slicc_scrub.RULES_VERSION, 4)
         self.assertRegex(slicc_scrub.version(), r"^\d+\.\d+\.\d+")
 
     def test_secret_shapes(self):

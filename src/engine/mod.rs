@@ -61,14 +61,16 @@ impl Engine {
         let mut all = Vec::with_capacity(secrets.len());
         let (mut direct_bytes, mut view_bytes) = (0, 0);
         for secret in secrets {
-            let mut patterns = patterns_but_fragments(&secret.value);
+            // SPEC §1: the rules speak of the trimmed value only.
+            let value = secret.trimmed_value();
+            let mut patterns = patterns_but_fragments(value);
             // SPEC §2: a candidate never starts at a CR or LF, so such a
             // pattern never matches (and is never worth holding for). A
             // value longer than a fragment is found whole by the suffix
             // automaton, as raw.
             patterns.retain_mut(|p| {
                 let whole_long_value =
-                    p.form == Form::Raw && secret.value.len() > FRAGMENT && p.bytes == secret.value;
+                    p.form == Form::Raw && value.len() > FRAGMENT && p.bytes == value;
                 let keep = !starts_with_line_break(&p.bytes) && !whole_long_value;
                 if !keep {
                     p.bytes.zeroize();
@@ -101,8 +103,8 @@ impl Engine {
             secrets
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| s.value.len() > FRAGMENT)
-                .map(|(i, s)| (i as u32, &s.value[..]))
+                .map(|(i, s)| (i as u32, s.trimmed_value()))
+                .filter(|(_, v)| v.len() > FRAGMENT)
         };
         let values = SuffixAutomaton::new(long());
         let value_grams = GramSet::new(long().map(|(_, v)| v));

@@ -63,7 +63,7 @@ pub const SCRUB_IDLE_MS: u64 = 50;
 /// The version of the matching rules this header describes: put it in
 /// `scrub_options.version`. A library implementing other rules refuses to
 /// compile instead of scrubbing differently.
-pub const SCRUB_RULES_VERSION: u32 = 3;
+pub const SCRUB_RULES_VERSION: u32 = 4;
 
 // The header's constants are literals (cbindgen writes them as they are);
 // these make sure they are the crate's.

@@ -12,6 +12,7 @@ use std::fmt;
 
 use crate::FRAGMENT;
 use crate::form::Form;
+use crate::secret::trim_line_breaks;
 
 /// One pattern of a value: its form, which variant of the form made it, and
 /// its bytes. Base64 and hex patterns are also matched with CR and LF
@@ -42,9 +43,10 @@ impl fmt::Debug for Pattern {
 }
 
 /// Every pattern of `value`, in SPEC §2 order; a pattern equal to one
-/// already listed is left out.
+/// already listed is left out. The patterns are those of the trimmed value
+/// (SPEC §1: leading and trailing CR and LF removed), as compile uses them.
 pub fn patterns(value: &[u8]) -> Vec<Pattern> {
-    build(value, true)
+    build(trim_line_breaks(value), true)
 }
 
 /// The patterns of `value` but its fragment windows, for the engine, which

@@ -760,7 +760,7 @@ static void test_constants_and_version(void) {
     CHECK(scrub_rules_version() == SCRUB_RULES_VERSION, "rules version %u",
           (unsigned)scrub_rules_version());
     CHECK(SCRUB_FRAGMENT == 16 && SCRUB_MIN_VALUE == 8 && SCRUB_IDLE_MS == 50 &&
-              SCRUB_RULES_VERSION == 3,
+              SCRUB_RULES_VERSION == 4,
           "constants of SPEC §1");
     CHECK(strcmp(scrub_status_message(SCRUB_STATUS_OK), "ok") == 0, "message of OK");
     CHECK(strcmp(scrub_status_message(9999), "unknown status") == 0, "message of 9999");

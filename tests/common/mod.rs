@@ -378,6 +378,12 @@ pub fn random_secrets(rng: &mut Rng, shape: Shape) -> Vec<RefSecret> {
             random_value(rng, 8, hi)
         };
         let value = if line_breaks {
+            // SPEC §1: at least 8 bytes once the line breaks at both ends are
+            // trimmed (leading and trailing ones stay: they are trimmed).
+            let mut value = value;
+            while crate::reference::trim_line_breaks(&value).len() < 8 {
+                value.push(b'q');
+            }
             value
         } else {
             value

@@ -309,11 +309,24 @@ pub struct Reference {
 /// Hit totals keyed by (secret index, form).
 pub type Tally = BTreeMap<(usize, Form), u64>;
 
+/// §1: `v` without the CR and LF bytes at its start and end.
+pub fn trim_line_breaks(v: &[u8]) -> &[u8] {
+    let start = v.iter().take_while(|&&b| is_crlf(b)).count();
+    let end = v.len() - v[start..].iter().rev().take_while(|&&b| is_crlf(b)).count();
+    &v[start..end]
+}
+
 impl Reference {
     pub fn new(secrets: &[RefSecret], same_length: bool) -> Reference {
         let secrets = secrets
             .iter()
             .map(|s| {
+                // §1: every rule speaks of the value without the CR and LF
+                // bytes at its start and end.
+                let s = &RefSecret {
+                    value: trim_line_breaks(&s.value).to_vec(),
+                    ..s.clone()
+                };
                 let mut direct = Vec::new();
                 let mut windows = Vec::new();
                 let mut encoded = Vec::new();
