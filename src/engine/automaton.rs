@@ -108,6 +108,22 @@ impl Automaton {
         self.start
     }
 
+    /// The start of an anchored walk: patterns that start where it starts.
+    pub(crate) fn anchored_start(&self) -> StateID {
+        self.nfa
+            .start_state(Anchored::Yes)
+            .expect("anchored search is supported")
+    }
+
+    /// One step of an anchored walk; `None` once no pattern can start
+    /// where the walk started. A match of the walk is one whose length is
+    /// the number of bytes walked.
+    #[inline(always)]
+    pub(crate) fn next_anchored(&self, state: StateID, byte: u8) -> Option<StateID> {
+        let next = self.nfa.next_state(Anchored::Yes, state, byte);
+        (!self.nfa.is_dead(next)).then_some(next)
+    }
+
     #[inline(always)]
     pub(crate) fn next(&self, state: StateID, byte: u8) -> StateID {
         self.nfa.next_state(Anchored::No, state, byte)

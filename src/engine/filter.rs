@@ -81,7 +81,6 @@ fn filter_direct(
     if index.is_empty() && grams.is_empty() {
         return None;
     }
-    let table = &engine.direct_table;
     // Where fragments are known up to: the next sampled gram of a run
     // finds the same run.
     let mut walked = 0;
@@ -89,24 +88,12 @@ fn filter_direct(
     let mut at = 0;
     while at + GRAM <= input.len() {
         let word = gram(&input[at..]);
-        for &seed in index.get(word) {
-            let Some(start) = at.checked_sub(seed.offset as usize) else {
-                continue;
-            };
-            let pattern = table.pattern(seed.id);
-            let end = start + pattern.len();
-            if end <= input.len() {
-                if input[start..end] == *pattern {
-                    let (form, secret) = table.owners[seed.id as usize].plain;
-                    candidates.offer(base + start as u64, pattern.len() as u64, form, secret);
-                }
-            } else if start < tail && input[start..] == pattern[..input.len() - start] {
-                // Still open: the stepper takes it on from the tail.
-                opens.push(Open {
-                    id: seed.id,
-                    start: base + start as u64,
-                    matched: (tail - start) as u32,
-                });
+        let mut offsets = index.get(word);
+        while offsets != 0 {
+            let offset = offsets.trailing_zeros() as usize;
+            offsets &= offsets - 1;
+            if let Some(start) = at.checked_sub(offset) {
+                direct_at(engine, input, base, start, tail, candidates, opens);
             }
         }
         if at >= walked && !grams.is_empty() && grams.may_hold(word) {
@@ -127,6 +114,60 @@ fn filter_direct(
     at_end
 }
 
+/// The direct patterns that start at `start`: an anchored walk of the
+/// prefix automaton, then the rest of each longer pattern compared. One
+/// still open at the end, from before the tail, goes to `opens`.
+fn direct_at(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    start: usize,
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Vec<Open>,
+) {
+    let automaton = &engine.direct;
+    let table = &engine.direct_table;
+    let mut state = automaton.anchored_start();
+    for (walked, &byte) in input[start..].iter().take(PREFIX).enumerate() {
+        let Some(next) = automaton.next_anchored(state, byte) else {
+            return;
+        };
+        state = next;
+        if !automaton.is_match(state) {
+            continue;
+        }
+        for (id, len) in automaton.matches(state) {
+            if len != walked + 1 {
+                continue; // a match that started later
+            }
+            let prefix = &table.prefixes[id];
+            if let Some(exact) = prefix.exact {
+                let (form, secret) = table.owners[exact as usize].plain;
+                candidates.offer(base + start as u64, len as u64, form, secret);
+            }
+            for &id in &prefix.longer {
+                let pattern = table.pattern(id);
+                let end = start + pattern.len();
+                if end <= input.len() {
+                    if input[start + len..end] == pattern[len..] {
+                        let (form, secret) = table.owners[id as usize].plain;
+                        candidates.offer(base + start as u64, pattern.len() as u64, form, secret);
+                    }
+                } else if start < tail && input[start + len..] == pattern[len..input.len() - start]
+                {
+                    // Still open: the stepper takes it on from the tail.
+                    opens.push(Open {
+                        id,
+                        start: base + start as u64,
+                        matched: (tail - start) as u32,
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// Base64 and hex patterns on the CR/LF-free view of `input`, from view
 /// grams at sampled positions.
 fn filter_view(
@@ -141,61 +182,132 @@ fn filter_view(
     if index.is_empty() {
         return;
     }
-    let table = &engine.view_table;
-    let is_break = |b: u8| b == b'\r' || b == b'\n';
     let mut at = 0;
     while at < input.len() {
         let Some((word, first)) = view_gram(input, at) else {
             break;
         };
-        for &seed in index.get(word) {
+        let mut offsets = index.get(word);
+        while offsets != 0 {
+            let offset = offsets.trailing_zeros() as usize;
+            offsets &= offsets - 1;
             // Back `offset` view bytes to the start.
             let mut start = first;
-            let mut left = seed.offset;
+            let mut left = offset;
             while left > 0 && start > 0 {
                 start -= 1;
                 if !is_break(input[start]) {
                     left -= 1;
                 }
             }
-            if left > 0 {
-                continue;
-            }
-            let pattern = table.pattern(seed.id);
-            let mut pos = start;
-            let mut matched = 0;
-            // View bytes matched before the tail, where the stepper starts.
-            let mut before_tail = 0;
-            while matched < pattern.len() && pos < input.len() {
-                if pos == tail {
-                    before_tail = matched;
-                }
-                let b = input[pos];
-                pos += 1;
-                if is_break(b) {
-                    continue;
-                }
-                if b != pattern[matched] {
-                    matched = usize::MAX;
-                    break;
-                }
-                matched += 1;
-            }
-            if matched == pattern.len() {
-                let span = (pos - start) as u64;
-                let (form, secret) = view_owner(engine, seed.id, span);
-                candidates.offer(base + start as u64, span, form, secret);
-            } else if matched != usize::MAX && start < tail {
-                // The input ended inside the pattern: still open, and the
-                // stepper takes it on from the tail.
-                opens.push(Open {
-                    id: seed.id,
-                    start: base + start as u64,
-                    matched: before_tail as u32,
-                });
+            if left == 0 {
+                view_at(engine, input, base, start, tail, candidates, opens);
             }
         }
         at += index.stride;
+    }
+}
+
+fn is_break(b: u8) -> bool {
+    b == b'\r' || b == b'\n'
+}
+
+/// The view patterns whose first view byte is at `start` (not a line
+/// break), as [`direct_at`] does on the input.
+fn view_at(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    start: usize,
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Vec<Open>,
+) {
+    let automaton = &engine.view;
+    let table = &engine.view_table;
+    let mut state = automaton.anchored_start();
+    let mut walked = 0;
+    let mut pos = start;
+    while walked < PREFIX && pos < input.len() {
+        let byte = input[pos];
+        pos += 1;
+        if is_break(byte) {
+            continue;
+        }
+        let Some(next) = automaton.next_anchored(state, byte) else {
+            return;
+        };
+        state = next;
+        walked += 1;
+        if !automaton.is_match(state) {
+            continue;
+        }
+        for (id, len) in automaton.matches(state) {
+            if len != walked {
+                continue; // a match that started later
+            }
+            let prefix = &table.prefixes[id];
+            if let Some(exact) = prefix.exact {
+                let span = (pos - start) as u64;
+                let (form, secret) = view_owner(engine, exact, span);
+                candidates.offer(base + start as u64, span, form, secret);
+            }
+            for &id in &prefix.longer {
+                view_rest(engine, input, base, start, pos, tail, id, candidates, opens);
+            }
+        }
+    }
+}
+
+/// Compares the rest of view pattern `id`, whose first `PREFIX` view bytes
+/// run from `start` to `pos`.
+#[allow(clippy::too_many_arguments)]
+fn view_rest(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    start: usize,
+    mut pos: usize,
+    tail: usize,
+    id: u32,
+    candidates: &mut Candidates,
+    opens: &mut Vec<Open>,
+) {
+    let pattern = engine.view_table.pattern(id);
+    let mut matched = PREFIX;
+    // View bytes matched before the tail, where the stepper starts.
+    let mut before_tail = None;
+    if start < tail && tail < pos {
+        // The tail starts inside the prefix: count its view bytes there.
+        let inside = input[start..tail].iter().filter(|&&b| !is_break(b)).count();
+        before_tail = Some(inside);
+    }
+    while matched < pattern.len() && pos < input.len() {
+        if pos == tail {
+            before_tail = Some(matched);
+        }
+        let b = input[pos];
+        pos += 1;
+        if is_break(b) {
+            continue;
+        }
+        if b != pattern[matched] {
+            return;
+        }
+        matched += 1;
+    }
+    if matched == pattern.len() {
+        let span = (pos - start) as u64;
+        let (form, secret) = view_owner(engine, id, span);
+        candidates.offer(base + start as u64, span, form, secret);
+    } else if start < tail {
+        // The input ended inside the pattern: still open, and the stepper
+        // takes it on from the tail.
+        opens.push(Open {
+            id,
+            start: base + start as u64,
+            matched: before_tail.expect("the tail starts before the end") as u32,
+        });
     }
 }
 

@@ -23,7 +23,7 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 use automaton::Automaton;
-use seeds::{GRAM, GramIndex, GramSet, Seed};
+use seeds::{GRAM, GramIndex, GramSet};
 use suffix::SuffixAutomaton;
 use table::{Table, TableBuilder};
 
@@ -185,11 +185,7 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
     for id in 0..table.len() as u32 {
         let pattern = table.pattern(id);
         for offset in 0..index.stride {
-            let seed = Seed {
-                id,
-                offset: offset as u32,
-            };
-            index.insert(&pattern[offset..], seed);
+            index.insert(&pattern[offset..], offset);
         }
     }
     index.finish()

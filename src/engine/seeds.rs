@@ -10,27 +10,17 @@ use super::hash::IntMap;
 pub(crate) const GRAM: usize = 8;
 pub(crate) const MAX_STRIDE: usize = 64;
 
-/// What a gram found at a sampled position may be part of: pattern `id` of
-/// the automaton's table, with the gram at `offset`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Seed {
-    pub(crate) id: u32,
-    pub(crate) offset: u32,
-}
-
-/// Grams of a pattern set, behind a one-hash bitmap that rejects almost
-/// every other gram with one memory access.
+/// Grams of a pattern set, each with the offsets (a bit per offset) at
+/// which it occurs in some pattern, behind a one-hash bitmap that rejects
+/// almost every other gram with one memory access. A hit gives the start
+/// positions to verify, at most one per offset however many patterns share
+/// the gram (keys that share a header share its grams).
 pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
     bits: Vec<u64>,
     shift: u32,
-    /// While building: every (gram, seed) inserted.
-    building: Vec<(u64, Seed)>,
-    /// The seeds of a gram are `seeds[range.0..range.1]`: one flat list,
-    /// not a list per gram.
-    ranges: IntMap<u64, (u32, u32)>,
-    seeds: Vec<Seed>,
+    offsets: IntMap<u64, u64>,
 }
 
 impl GramIndex {
@@ -41,33 +31,23 @@ impl GramIndex {
             stride: stride.clamp(1, MAX_STRIDE),
             bits: Vec::new(),
             shift: 64,
-            building: Vec::new(),
-            ranges: IntMap::default(),
-            seeds: Vec::new(),
+            offsets: IntMap::default(),
         }
     }
 
-    pub(crate) fn insert(&mut self, bytes: &[u8], seed: Seed) {
-        self.building.push((gram(bytes), seed));
+    /// The gram that starts `bytes` occurs at `offset` of a pattern.
+    pub(crate) fn insert(&mut self, bytes: &[u8], offset: usize) {
+        *self.offsets.entry(gram(bytes)).or_insert(0) |= 1 << offset;
     }
 
     /// Builds the bitmap: about 32 bits a gram keeps false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
-        let mut building = std::mem::take(&mut self.building);
-        building.sort_by_key(|&(gram, _)| gram);
-        self.seeds = building.iter().map(|&(_, seed)| seed).collect();
-        let mut start = 0;
-        while start < building.len() {
-            let gram = building[start].0;
-            let end = start + building[start..].partition_point(|&(g, _)| g == gram);
-            self.ranges.insert(gram, (start as u32, end as u32));
-            start = end;
-        }
-        let want = (self.ranges.len() * 32).clamp(1 << 12, 1 << 28);
+        self.offsets.shrink_to_fit();
+        let want = (self.offsets.len() * 32).clamp(1 << 12, 1 << 28);
         let log = want.next_power_of_two().trailing_zeros();
         self.bits = vec![0; (1usize << log) / 64];
         self.shift = 64 - log;
-        let keys: Vec<u64> = self.ranges.keys().copied().collect();
+        let keys: Vec<u64> = self.offsets.keys().copied().collect();
         for key in keys {
             let bit = self.bit(key);
             self.bits[bit / 64] |= 1 << (bit % 64);
@@ -76,7 +56,7 @@ impl GramIndex {
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.offsets.is_empty()
     }
 
     #[inline(always)]
@@ -84,23 +64,19 @@ impl GramIndex {
         (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    /// The seeds of `gram`; almost always answered by the bitmap alone.
+    /// The offsets at which `gram` occurs in a pattern, a bit each;
+    /// almost always answered by the bitmap alone.
     #[inline(always)]
-    pub(crate) fn get(&self, gram: u64) -> &[Seed] {
+    pub(crate) fn get(&self, gram: u64) -> u64 {
         let bit = self.bit(gram);
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
-            return &[];
+            return 0;
         }
-        match self.ranges.get(&gram) {
-            Some(&(start, end)) => &self.seeds[start as usize..end as usize],
-            None => &[],
-        }
+        self.offsets.get(&gram).copied().unwrap_or(0)
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.len() * 8
-            + self.ranges.capacity() * 24
-            + self.seeds.capacity() * std::mem::size_of::<Seed>()
+        self.bits.len() * 8 + self.offsets.capacity() * 17
     }
 }
 
