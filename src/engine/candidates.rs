@@ -5,6 +5,9 @@ use std::collections::BTreeMap;
 
 use crate::form::Form;
 
+use super::fragments::Stretch;
+use super::suffix::SuffixAutomaton;
+
 /// The best candidate known at one start position.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Candidate {
@@ -25,6 +28,9 @@ impl Candidate {
 #[derive(Default)]
 pub(crate) struct Candidates {
     by_start: BTreeMap<u64, Candidate>,
+    /// Stretches of fragments by first start. A start is in several only
+    /// when it was found twice, with the same final length each time.
+    stretches: BTreeMap<u64, Stretch>,
     floor: u64,
 }
 
@@ -47,9 +53,51 @@ impl Candidates {
             .or_insert(candidate);
     }
 
-    /// The leftmost candidate.
-    pub(crate) fn first(&self) -> Option<(u64, Candidate)> {
-        self.by_start.first_key_value().map(|(&s, &c)| (s, c))
+    /// Records a stretch of fragments (the part before `floor` is ignored).
+    pub(crate) fn offer_stretch(&mut self, mut stretch: Stretch) {
+        stretch.from = stretch.from.max(self.floor);
+        if stretch.from >= stretch.to {
+            return;
+        }
+        self.stretches
+            .entry(stretch.from)
+            .and_modify(|known| known.to = known.to.max(stretch.to))
+            .or_insert(stretch);
+    }
+
+    /// The leftmost candidate. A fragment of a stretch is raw or a fragment
+    /// by what `sam` says of it; none starts where `line_break` says the
+    /// input has a CR or LF.
+    pub(crate) fn first(
+        &mut self,
+        sam: &SuffixAutomaton,
+        line_break: impl Fn(u64) -> bool,
+    ) -> Option<(u64, Candidate)> {
+        let single = self.by_start.first_key_value().map(|(&s, &c)| (s, c));
+        let fragment = loop {
+            let Some((&from, &stretch)) = self.stretches.first_key_value() else {
+                break None;
+            };
+            if single.is_some_and(|(s, _)| s < from) {
+                break None;
+            }
+            if !line_break(from) {
+                let len = stretch.end - from;
+                let (form, secret) = sam.candidate(stretch.state, len as u32);
+                break Some((from, Candidate { len, form, secret }));
+            }
+            // No candidate starts at a CR or LF: the stretch starts later.
+            self.stretches.pop_first();
+            self.offer_stretch(Stretch {
+                from: from + 1,
+                ..stretch
+            });
+        };
+        match (single, fragment) {
+            (Some((s, a)), Some((f, b))) if s == f => Some((s, if b.beats(&a) { b } else { a })),
+            (Some((s, a)), Some((f, b))) => Some(if s < f { (s, a) } else { (f, b) }),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Everything before `position` is decided: candidates that start there
@@ -62,6 +110,13 @@ impl Candidates {
             .is_some_and(|(&s, _)| s < position)
         {
             self.by_start.pop_first();
+        }
+        while let Some((&from, &stretch)) = self.stretches.first_key_value() {
+            if from >= position {
+                break;
+            }
+            self.stretches.pop_first();
+            self.offer_stretch(stretch);
         }
     }
 }

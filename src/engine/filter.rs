@@ -336,7 +336,7 @@ fn walk_fragments(
     while at < input.bytes.len() {
         let position = input.base + at as u64;
         run.step(sam, position, input.bytes[at], |f| {
-            offer_fragment(engine, candidates, input, decided, f)
+            offer_fragment(candidates, decided, f)
         });
         at += 1;
         // Stop once every start up to `past` is final and no fragment is in

@@ -9,12 +9,16 @@
 use super::suffix::{ROOT, SuffixAutomaton};
 use crate::FRAGMENT;
 
-/// A fragment whose length is final: `len` bytes from `start`, whose
-/// strings are in suffix automaton state `state`.
-#[derive(Clone, Copy)]
-pub(crate) struct Fragment {
-    pub(crate) start: u64,
-    pub(crate) len: u64,
+/// Fragments whose lengths are final: every start in `from..to` has one
+/// that runs to `end`; the longest (from `from`) is in suffix automaton
+/// state `state`, and each shorter one in a state on its suffix links.
+/// Reported as one stretch, not start by start: the decision takes at most
+/// one start of it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Stretch {
+    pub(crate) from: u64,
+    pub(crate) to: u64,
+    pub(crate) end: u64,
     pub(crate) state: u32,
 }
 
@@ -45,15 +49,17 @@ impl Run {
         u64::from(self.len)
     }
 
-    /// Reports the starts from `from` up to (not including) `to` of the
-    /// suffix of `end - self.len` .. `end` held in this run, each with
-    /// length `end - start`.
-    fn report(&self, sam: &SuffixAutomaton, end: u64, to: u64, found: &mut impl FnMut(Fragment)) {
-        let mut state = self.state;
-        for start in end - u64::from(self.len)..to {
-            let len = end - start;
-            state = sam.shorten(state, len as u32);
-            found(Fragment { start, len, state });
+    /// Reports the starts of this run (which ends at `end`) up to (not
+    /// including) `to`, each with length `end - start`.
+    fn report(&self, end: u64, to: u64, found: &mut impl FnMut(Stretch)) {
+        let from = end - u64::from(self.len);
+        if from < to {
+            found(Stretch {
+                from,
+                to,
+                end,
+                state: self.state,
+            });
         }
     }
 
@@ -65,7 +71,7 @@ impl Run {
         sam: &SuffixAutomaton,
         at: u64,
         byte: u8,
-        mut found: impl FnMut(Fragment),
+        mut found: impl FnMut(Stretch),
     ) {
         let before = *self;
         (self.state, self.len) = sam.step(self.state, self.len, byte);
@@ -73,7 +79,7 @@ impl Run {
         // Starts up to `at - 16` had a fragment of 16 bytes or more.
         let last = (at + 1).saturating_sub(FRAGMENT as u64);
         if before.len as u64 >= FRAGMENT as u64 && at - before.len() < new_start.min(last) {
-            before.report(sam, at, new_start.min(last), &mut found);
+            before.report(at, new_start.min(last), &mut found);
         }
     }
 
@@ -84,21 +90,21 @@ impl Run {
         &self,
         sam: &SuffixAutomaton,
         end: u64,
-        mut found: impl FnMut(Fragment),
+        mut found: impl FnMut(Stretch),
     ) -> Option<u64> {
         let growable = u64::from(sam.growable(self.state, self.len));
         let last = end.saturating_sub(FRAGMENT as u64); // last start of a fragment
         let first_growing = end - growable;
         if self.len() >= FRAGMENT as u64 {
-            self.report(sam, end, first_growing.min(last + 1), &mut found);
+            self.report(end, first_growing.min(last + 1), &mut found);
         }
         (growable >= FRAGMENT as u64).then_some(first_growing)
     }
 
     /// The input ended at `end`: every start of 16 bytes or more is final.
-    pub(crate) fn finish(&self, sam: &SuffixAutomaton, end: u64, mut found: impl FnMut(Fragment)) {
+    pub(crate) fn finish(&self, end: u64, mut found: impl FnMut(Stretch)) {
         if self.len() >= FRAGMENT as u64 {
-            self.report(sam, end, end + 1 - FRAGMENT as u64, &mut found);
+            self.report(end, end + 1 - FRAGMENT as u64, &mut found);
         }
     }
 

@@ -13,7 +13,7 @@ use aho_corasick::automaton::StateID;
 use super::Engine;
 use super::candidates::{Candidate, Candidates};
 use super::filter::{self, Found};
-use super::fragments::{Fragment, Run};
+use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
@@ -129,9 +129,7 @@ impl Matcher {
             end,
             ..
         } = self;
-        run.finish(&engine.values, *end, |f| {
-            offer_fragment(engine, candidates, input, *decided, f)
-        });
+        run.finish(*end, |f| offer_fragment(candidates, *decided, f));
         self.decide(engine, input, out, true);
         self.reset_automata(engine);
         self.direct_opens.clear();
@@ -209,7 +207,7 @@ impl Matcher {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
             let at = input.base + i as u64;
             if at >= self.run_end {
-                self.step_run(engine, input, at, byte);
+                self.step_run(engine, at, byte);
             }
             if !self.direct_opens.is_empty() {
                 let Matcher {
@@ -316,7 +314,7 @@ impl Matcher {
 
     /// The fragment run reads the byte at `at`.
     #[inline]
-    fn step_run(&mut self, engine: &Engine, input: Input<'_>, at: u64, byte: u8) {
+    fn step_run(&mut self, engine: &Engine, at: u64, byte: u8) {
         let Matcher {
             run,
             candidates,
@@ -324,7 +322,7 @@ impl Matcher {
             ..
         } = self;
         run.step(&engine.values, at, byte, |f| {
-            offer_fragment(engine, candidates, input, *decided, f);
+            offer_fragment(candidates, *decided, f);
         });
     }
 
@@ -341,7 +339,7 @@ impl Matcher {
         } = self;
         let sam = &engine.values;
         let growing = run.settle(sam, *end, |f| {
-            offer_fragment(engine, candidates, input, *decided, f);
+            offer_fragment(candidates, *decided, f);
         });
         let mut earliest = None;
         if let Some(mut p) = growing.map(|p| p.max(*decided)) {
@@ -423,7 +421,10 @@ impl Matcher {
             let fragments = self.settle_run(engine, input);
             self.pending(engine, input, fragments)
         };
-        while let Some((start, best)) = self.candidates.first() {
+        while let Some((start, best)) = self
+            .candidates
+            .first(&engine.values, |p| input.is_line_break(p))
+        {
             if pending.is_some_and(|p| start >= p) {
                 break;
             }
@@ -518,18 +519,8 @@ pub(super) fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
     }
 }
 
-/// Offers a final fragment: raw when it is a whole value. Nothing before
-/// `decided` is offered, and no candidate starts at a CR or LF.
-pub(super) fn offer_fragment(
-    engine: &Engine,
-    candidates: &mut Candidates,
-    input: Input<'_>,
-    decided: u64,
-    fragment: Fragment,
-) {
-    if fragment.start < decided || input.is_line_break(fragment.start) {
-        return;
-    }
-    let (form, secret) = engine.values.candidate(fragment.state, fragment.len as u32);
-    candidates.offer(fragment.start, fragment.len, form, secret);
+/// Offers a stretch of final fragments; nothing before `decided`.
+pub(super) fn offer_fragment(candidates: &mut Candidates, decided: u64, mut stretch: Stretch) {
+    stretch.from = stretch.from.max(decided);
+    candidates.offer_stretch(stretch);
 }

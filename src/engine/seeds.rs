@@ -80,9 +80,11 @@ impl GramIndex {
     }
 }
 
-/// The grams of the values, as a bitmap only: a gram that is not in it is in
-/// no value, and one that is sends the filter along the suffix automaton,
-/// which tells exactly (a false positive costs a short walk, nothing more).
+/// The grams of the values, as a Bloom filter only (two bits a gram): a
+/// gram that is not in it is in no value, and one that is sends the filter
+/// along the suffix automaton, which tells exactly. A false positive costs
+/// a short walk, but walks touch a large automaton, so two bits keep them
+/// rare (about 0.4% of sampled grams).
 pub(crate) struct GramSet {
     bits: Vec<u64>,
     shift: u32,
@@ -96,7 +98,7 @@ impl GramSet {
             .clone()
             .map(|v| v.len().saturating_sub(GRAM - 1))
             .sum();
-        let want = (grams * 32).clamp(1 << 12, 1 << 28);
+        let want = (grams * 32).clamp(1 << 12, 1 << 30);
         let log = want.next_power_of_two().trailing_zeros();
         let mut set = GramSet {
             bits: vec![0; (1usize << log) / 64],
@@ -105,8 +107,9 @@ impl GramSet {
         };
         for value in values {
             for at in 0..value.len().saturating_sub(GRAM - 1) {
-                let bit = set.bit(gram(&value[at..]));
-                set.bits[bit / 64] |= 1 << (bit % 64);
+                let (a, b) = set.bits_of(gram(&value[at..]));
+                set.bits[a / 64] |= 1 << (a % 64);
+                set.bits[b / 64] |= 1 << (b % 64);
             }
         }
         set
@@ -117,15 +120,17 @@ impl GramSet {
     }
 
     #[inline(always)]
-    fn bit(&self, gram: u64) -> usize {
-        (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    fn bits_of(&self, gram: u64) -> (usize, usize) {
+        let a = gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift;
+        let b = (gram ^ (gram >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> self.shift;
+        (a as usize, b as usize)
     }
 
     /// Whether `gram` may be a gram of a value.
     #[inline(always)]
     pub(crate) fn may_hold(&self, gram: u64) -> bool {
-        let bit = self.bit(gram);
-        self.bits[bit / 64] & (1 << (bit % 64)) != 0
+        let (a, b) = self.bits_of(gram);
+        self.bits[a / 64] & (1 << (a % 64)) != 0 && self.bits[b / 64] & (1 << (b % 64)) != 0
     }
 
     pub(crate) fn memory_usage(&self) -> usize {

@@ -15,20 +15,15 @@ use super::hash::IntMap;
 use super::wipe::{self, Wiped};
 
 pub(crate) struct SuffixAutomaton {
-    /// Length of the longest string each state stands for.
-    len: Vec<u32>,
-    /// Suffix link: the state of the longest suffix in another class.
-    link: Vec<u32>,
-    /// Transitions of state `s`: `edge_bytes/edge_to[first[s]..first[s + 1]]`,
+    /// By state id, one cache line for what a step reads. A sentinel at
+    /// the end gives the last state's edge count.
+    states: Vec<State>,
+    /// The transitions of state `s`: `edges[states[s].first..states[s + 1].first]`,
     /// by byte.
-    first: Vec<u32>,
-    edge_bytes: Wiped<u8>,
-    edge_to: Vec<u32>,
+    edges: Wiped<Edge>,
     /// The root's transitions by byte (`NONE` where there is none): the
     /// state the input falls back to most often.
     root: Wiped<u32>,
-    /// Per state: the first secret (by index) whose value holds its strings.
-    owner: Vec<u32>,
     /// Per state: the most value bytes that follow an occurrence of its
     /// strings, capped at 16 (a short suffix of the input is a proper prefix
     /// of a window when this many bytes can follow it).
@@ -36,6 +31,25 @@ pub(crate) struct SuffixAutomaton {
     /// Whole values: (state << 32 | length) → the first secret with it.
     whole: IntMap<u64, u32>,
 }
+
+#[derive(Clone, Copy, Default)]
+struct State {
+    first: u32,
+    /// Length of the longest string the state stands for.
+    len: u32,
+    /// Suffix link: the state of the longest suffix in another class.
+    link: u32,
+    /// The first secret (by index) whose value holds the state's strings.
+    owner: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Edge {
+    to: u32,
+    byte: u8,
+}
+
+impl zeroize::DefaultIsZeroes for Edge {}
 
 pub(crate) const ROOT: u32 = 0;
 const NONE: u32 = u32::MAX;
@@ -86,7 +100,9 @@ impl SuffixAutomaton {
         }
         drop(order);
         let mut sam = b.pack();
-        sam.owner = owner;
+        for (state, owner) in sam.states.iter_mut().zip(&owner) {
+            state.owner = *owner;
+        }
         sam.room = room;
         for (secret, value) in values {
             let mut state = ROOT;
@@ -106,14 +122,17 @@ impl SuffixAutomaton {
             return (to != NONE).then_some(to);
         }
         let s = state as usize;
-        let (from, to) = (self.first[s] as usize, self.first[s + 1] as usize);
-        let bytes = &self.edge_bytes[from..to];
-        let i = if bytes.len() <= 8 {
-            bytes.iter().position(|&b| b == byte)?
+        let (from, to) = (
+            self.states[s].first as usize,
+            self.states[s + 1].first as usize,
+        );
+        let edges = &self.edges[from..to];
+        let i = if edges.len() <= 8 {
+            edges.iter().position(|e| e.byte == byte)?
         } else {
-            bytes.binary_search(&byte).ok()?
+            edges.binary_search_by_key(&byte, |e| e.byte).ok()?
         };
-        Some(self.edge_to[from + i])
+        Some(edges[i].to)
     }
 
     /// Some occurrence of the state's strings is followed by a byte: they
@@ -121,17 +140,17 @@ impl SuffixAutomaton {
     #[inline]
     pub(crate) fn can_grow(&self, state: u32) -> bool {
         let s = state as usize;
-        self.first[s] != self.first[s + 1]
+        self.states[s].first != self.states[s + 1].first
     }
 
     #[inline]
     pub(crate) fn link(&self, state: u32) -> u32 {
-        self.link[state as usize]
+        self.states[state as usize].link
     }
 
     #[inline]
     pub(crate) fn max_len(&self, state: u32) -> u32 {
-        self.len[state as usize]
+        self.states[state as usize].len
     }
 
     /// The state of the suffix of `len` bytes of the strings of `state`
@@ -190,18 +209,14 @@ impl SuffixAutomaton {
         let key = (u64::from(state) << 32) | u64::from(len);
         match self.whole.get(&key) {
             Some(&secret) => (Form::Raw, secret),
-            None => (Form::Fragment, self.owner[state as usize]),
+            None => (Form::Fragment, self.states[state as usize].owner),
         }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.len.capacity() * 4
-            + self.link.capacity() * 4
-            + self.first.capacity() * 4
-            + self.edge_bytes.capacity()
-            + self.edge_to.capacity() * 4
+        self.states.capacity() * std::mem::size_of::<State>()
+            + self.edges.capacity() * std::mem::size_of::<Edge>()
             + self.root.capacity() * 4
-            + self.owner.capacity() * 4
             + self.room.capacity()
             + self.whole.capacity() * 16
     }
@@ -377,50 +392,50 @@ impl Builder {
     }
 
     fn pack(mut self) -> SuffixAutomaton {
-        let states = self.len.len();
-        let mut first = Vec::with_capacity(states + 1);
-        let mut edge_bytes = wipe::with_capacity(self.edges.len());
-        let mut edge_to = Vec::with_capacity(self.edges.len());
-        let mut row: Vec<(u8, u32)> = Vec::new();
-        for s in 0..states {
-            first.push(edge_bytes.len() as u32);
+        let count = self.len.len();
+        let mut states = Vec::with_capacity(count + 1);
+        let mut edges: Wiped<Edge> = wipe::with_capacity(self.edges.len());
+        let mut row: Vec<Edge> = Vec::with_capacity(256);
+        for s in 0..count {
+            states.push(State {
+                first: edges.len() as u32,
+                len: self.len[s],
+                link: self.link[s],
+                owner: u32::MAX,
+            });
             row.clear();
             if s as u32 == ROOT {
                 for (b, &to) in self.root.iter().enumerate() {
                     if to != NONE {
-                        row.push((b as u8, to));
+                        row.push(Edge { to, byte: b as u8 });
                     }
                 }
             } else {
                 let mut e = self.head[s];
                 while e != NONE {
-                    let (b, to, next) = self.edges[e as usize];
-                    row.push((b, to));
+                    let (byte, to, next) = self.edges[e as usize];
+                    row.push(Edge { to, byte });
                     e = next;
                 }
-                row.sort_unstable_by_key(|e| e.0);
+                row.sort_unstable_by_key(|e| e.byte);
             }
-            for &(b, to) in &row {
-                edge_bytes.push(b);
-                edge_to.push(to);
-            }
+            edges.extend_from_slice(&row);
         }
-        first.push(edge_bytes.len() as u32);
+        states.push(State {
+            first: edges.len() as u32,
+            ..State::default()
+        });
         for e in &mut row {
-            e.0 = 0;
+            e.byte = 0;
         }
         std::hint::black_box(&row);
         let mut root = wipe::with_capacity(256);
         root.extend_from_slice(&self.root);
         self.head = Vec::new();
         SuffixAutomaton {
-            len: std::mem::take(&mut self.len),
-            link: std::mem::take(&mut self.link),
-            first,
-            edge_bytes,
-            edge_to,
+            states,
+            edges,
             root,
-            owner: Vec::new(),
             room: Vec::new(),
             whole: IntMap::default(),
         }
