@@ -11,7 +11,7 @@ use super::candidates::Candidates;
 use super::fragments::Run;
 use super::matcher::{Input, offer_fragment, view_owner};
 use super::opens::Open;
-use super::seeds::{GRAM, MAX_STRIDE, gram, view_gram};
+use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
 use super::table::PREFIX;
 use crate::FRAGMENT;
 
@@ -41,6 +41,34 @@ pub(super) fn tail_start(input: &[u8]) -> usize {
         }
     }
     from
+}
+
+/// Where the stepper starts on the tail that begins at `tail`: the first
+/// position from which something could still be open at the end (before
+/// it, nothing that starts at or after `tail` can be).
+pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
+    (tail..input.len())
+        .find(|&at| could_start_open(engine, input, at))
+        .unwrap_or(input.len())
+}
+
+/// Whether a candidate starting at `at` could still be open at the end of
+/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
+/// 8 bytes, or a gram of a value, start here.
+fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
+    if is_break(input[at]) {
+        return false; // no candidate starts at a CR or LF
+    }
+    if at + GRAM > input.len() {
+        return true;
+    }
+    let word = gram(&input[at..]);
+    if engine.starts.may_hold(word) || engine.value_grams.may_hold(word) {
+        return true;
+    }
+    // On the view, the first 8 view bytes from here.
+    has_line_break(word)
+        && view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
 }
 
 /// Every candidate of `input` (which starts at position `base`, the first

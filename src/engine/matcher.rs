@@ -22,6 +22,9 @@ use crate::form::{Form, Hit};
 /// large push holds little.
 const BLOCK: usize = 256 * 1024;
 
+/// Pushes shorter than this are stepped byte by byte.
+const FILTER_FROM: usize = 48;
+
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
 /// or before the first undecided byte, and `bytes` runs to the end of the
 /// input so far.
@@ -96,9 +99,6 @@ impl Matcher {
     /// every byte that is decided. `data[0]` is at position `base`, at or
     /// before [`Matcher::decided`]; `data` runs to the end of the input.
     pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
-        // Below this, stepping over every byte costs less than filtering
-        // and then stepping over the tail anyway.
-        let filter_from = 4 * filter::TAIL + 256;
         let mut done = (self.end - base) as usize;
         while done < data.len() {
             let stop = (done + BLOCK).min(data.len());
@@ -106,7 +106,12 @@ impl Matcher {
                 bytes: &data[..stop],
                 base,
             };
-            if stop - done >= filter_from {
+            // The filter reads what is held again: worth it when the new
+            // bytes are at least as many (so a push costs time linear in
+            // its length), and enough to outweigh its fixed cost.
+            let held = done - input.index(self.decided);
+            let new = stop - done;
+            if new >= FILTER_FROM && new >= held {
                 self.scan_filtered(engine, input);
             } else {
                 self.scan(engine, input, done);
@@ -174,12 +179,14 @@ impl Matcher {
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
-        let tail = filter::tail_start(open);
+        // The stepper starts where something could still be open at the end;
+        // the filter hands it what started before.
+        let from = filter::stepper_start(engine, open, filter::tail_start(open));
         let Found {
             direct_opens,
             view_opens,
             run,
-        } = filter::find(engine, open, self.decided, tail, &mut self.candidates);
+        } = filter::find(engine, open, self.decided, from, &mut self.candidates);
         self.reset_automata(engine);
         self.direct_opens.clear();
         self.view_opens.clear();
@@ -196,10 +203,10 @@ impl Matcher {
             }
             None => {
                 self.run = Run::empty();
-                self.run_end = self.decided + tail as u64;
+                self.run_end = self.decided + from as u64;
             }
         }
-        self.scan(engine, input, first + tail);
+        self.scan(engine, input, first + from);
     }
 
     /// Steps the stepper over `input.bytes[from..]`, collecting candidates.

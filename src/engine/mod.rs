@@ -53,6 +53,9 @@ pub(crate) struct Engine {
     pub(crate) view_seeds: GramIndex,
     /// The grams of the values longer than a fragment.
     pub(crate) value_grams: GramSet,
+    /// The first gram of every pattern (direct and view): where none
+    /// starts, no candidate can be open at the end of the input.
+    pub(crate) starts: GramSet,
 }
 
 impl Engine {
@@ -126,6 +129,10 @@ impl Engine {
         let has_windows = !value_grams.is_empty();
         let direct_seeds = seed_index(&direct_table, has_windows);
         let view_seeds = seed_index(&view_table, false);
+        let firsts = [&direct_table, &view_table]
+            .into_iter()
+            .flat_map(|t| (0..t.len() as u32).map(move |id| &t.pattern(id)[..GRAM]));
+        let starts = GramSet::new(firsts);
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
         Engine {
@@ -139,6 +146,7 @@ impl Engine {
             direct_seeds,
             view_seeds,
             value_grams,
+            starts,
         }
     }
 
@@ -161,6 +169,7 @@ impl Engine {
             + self.direct_seeds.memory_usage()
             + self.view_seeds.memory_usage()
             + self.value_grams.memory_usage()
+            + self.starts.memory_usage()
             + secrets
     }
 }
