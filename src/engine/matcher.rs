@@ -25,6 +25,10 @@ const BLOCK: usize = 256 * 1024;
 /// Pushes shorter than this are stepped byte by byte.
 const FILTER_FROM: usize = 48;
 
+/// A push is filtered only while what is held is at most this many times
+/// its length.
+const HELD_PER_NEW: usize = 4;
+
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
 /// or before the first undecided byte, and `bytes` runs to the end of the
 /// input so far.
@@ -64,7 +68,7 @@ pub(crate) struct Matcher {
     /// The fragment run, which has read every byte before `run_end`.
     run: Run,
     run_end: u64,
-    /// Per secret, per form: matches replaced.
+    /// Per secret, per form: matches replaced (empty before the first).
     counts: Vec<[u64; 8]>,
 }
 
@@ -81,7 +85,9 @@ impl Matcher {
             view_opens: Opens::default(),
             run: Run::empty(),
             run_end: 0,
-            counts: vec![[0; 8]; engine.secrets.len()],
+            // Sized on the first match: most scrubs (the compile's own leak
+            // check among them) find none.
+            counts: Vec::new(),
         }
     }
 
@@ -106,12 +112,13 @@ impl Matcher {
                 bytes: &data[..stop],
                 base,
             };
-            // The filter reads what is held again: worth it when the new
-            // bytes are at least as many (so a push costs time linear in
+            // The filter reads what is held again, at a few cycles a byte
+            // (a tenth of a step): worth it while what is held is at most
+            // a few times the new bytes (so a push costs time linear in
             // its length), and enough to outweigh its fixed cost.
             let held = done - input.index(self.decided);
             let new = stop - done;
-            if new >= FILTER_FROM && new >= held {
+            if new >= FILTER_FROM && held <= HELD_PER_NEW * new {
                 self.scan_filtered(engine, input);
             } else {
                 self.scan(engine, input, done);
@@ -498,6 +505,9 @@ impl Matcher {
     }
 
     fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
+        if self.counts.is_empty() {
+            self.counts = vec![[0; 8]; engine.secrets.len()];
+        }
         self.counts[best.secret as usize][best.form as usize] += 1;
         if engine.same_length {
             out.extend(span.iter().map(|&b| match b {
