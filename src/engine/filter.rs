@@ -10,7 +10,7 @@ use super::Engine;
 use super::candidates::Candidates;
 use super::fragments::Run;
 use super::matcher::{Input, offer_fragment, view_owner};
-use super::opens::Open;
+use super::opens::{Open, Opens};
 use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
 use super::table::PREFIX;
 use crate::FRAGMENT;
@@ -19,15 +19,6 @@ use crate::FRAGMENT;
 /// anything still open that starts before them is longer than a prefix and
 /// holds a sampled gram, so the filter finds it.
 pub(crate) const TAIL: usize = PREFIX + MAX_STRIDE + GRAM;
-
-/// What reaches the end of the input from before the tail.
-#[derive(Default)]
-pub(super) struct Found {
-    pub(super) direct_opens: Vec<Open>,
-    pub(super) view_opens: Vec<Open>,
-    /// The fragment run at the end, when a walk reached it.
-    pub(super) run: Option<Run>,
-}
 
 /// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
 /// it when it has fewer).
@@ -73,25 +64,20 @@ fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
 
 /// Every candidate of `input` (which starts at position `base`, the first
 /// undecided byte) into `candidates`, and what reaches its end from before
-/// `tail`.
+/// `tail`: open verifications into `direct_opens` and `view_opens` (which
+/// start empty), and the fragment run when a walk reached the end.
 pub(super) fn find(
     engine: &Engine,
     input: &[u8],
     base: u64,
     tail: usize,
     candidates: &mut Candidates,
-) -> Found {
-    let mut found = Found::default();
-    found.run = filter_direct(
-        engine,
-        input,
-        base,
-        tail,
-        candidates,
-        &mut found.direct_opens,
-    );
-    filter_view(engine, input, base, tail, candidates, &mut found.view_opens);
-    found
+    direct_opens: &mut Opens,
+    view_opens: &mut Opens,
+) -> Option<Run> {
+    let run = filter_direct(engine, input, base, tail, candidates, direct_opens);
+    filter_view(engine, input, base, tail, candidates, view_opens);
+    run
 }
 
 /// Direct patterns and fragments of `input`, from grams at sampled
@@ -102,7 +88,7 @@ fn filter_direct(
     base: u64,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    opens: &mut Opens,
 ) -> Option<Run> {
     let index = &engine.direct_seeds;
     let grams = &engine.value_grams;
@@ -152,7 +138,7 @@ fn direct_at(
     start: usize,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    opens: &mut Opens,
 ) {
     let automaton = &engine.direct;
     let table = &engine.direct_table;
@@ -204,7 +190,7 @@ fn filter_view(
     base: u64,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    opens: &mut Opens,
 ) {
     let index = &engine.view_seeds;
     if index.is_empty() {
@@ -249,7 +235,7 @@ fn view_at(
     start: usize,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    opens: &mut Opens,
 ) {
     let automaton = &engine.view;
     let table = &engine.view_table;
@@ -299,7 +285,7 @@ fn view_rest(
     tail: usize,
     id: u32,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    opens: &mut Opens,
 ) {
     let pattern = engine.view_table.pattern(id);
     let mut matched = PREFIX;

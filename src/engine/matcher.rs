@@ -12,7 +12,7 @@ use aho_corasick::automaton::StateID;
 
 use super::Engine;
 use super::candidates::{Candidate, Candidates};
-use super::filter::{self, Found};
+use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
 use crate::FRAGMENT;
@@ -189,20 +189,18 @@ impl Matcher {
         // The stepper starts where something could still be open at the end;
         // the filter hands it what started before.
         let from = filter::stepper_start(engine, open, filter::tail_start(open));
-        let Found {
-            direct_opens,
-            view_opens,
-            run,
-        } = filter::find(engine, open, self.decided, from, &mut self.candidates);
         self.reset_automata(engine);
         self.direct_opens.clear();
         self.view_opens.clear();
-        for open in direct_opens {
-            self.direct_opens.push(open);
-        }
-        for open in view_opens {
-            self.view_opens.push(open);
-        }
+        let run = filter::find(
+            engine,
+            open,
+            self.decided,
+            from,
+            &mut self.candidates,
+            &mut self.direct_opens,
+            &mut self.view_opens,
+        );
         match run {
             Some(run) => {
                 self.run = run;

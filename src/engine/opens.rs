@@ -15,9 +15,17 @@ pub(crate) struct Open {
 }
 
 /// The open verifications of one automaton.
-#[derive(Default)]
 pub(crate) struct Opens {
     list: Vec<Open>,
+}
+
+impl Default for Opens {
+    /// Room for a few, so a warm stream does not allocate per push.
+    fn default() -> Opens {
+        Opens {
+            list: Vec::with_capacity(8),
+        }
+    }
 }
 
 impl Opens {

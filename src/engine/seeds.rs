@@ -8,7 +8,7 @@
 use super::hash::IntMap;
 
 pub(crate) const GRAM: usize = 8;
-pub(crate) const MAX_STRIDE: usize = 64;
+pub(crate) const MAX_STRIDE: usize = 16;
 
 /// Grams of a pattern set, each with the offsets (a bit per offset) at
 /// which it occurs in some pattern, behind a one-hash bitmap that rejects
