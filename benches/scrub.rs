@@ -270,7 +270,7 @@ fn measure(plan: &Plan, shape: &Shape, secrets: &[Secret], input: &input::Input)
         let mut every_owner = Vec::new();
         for (i, s) in secrets.iter().enumerate() {
             for p in patterns(&s.value) {
-                every.push(p.bytes);
+                every.push(p.bytes.clone());
                 every_owner.push(i);
             }
         }

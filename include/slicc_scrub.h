@@ -333,7 +333,9 @@ typedef struct scrub_secret {
      */
     const uint8_t *value;
     /**
-     * `SCRUB_MIN_VALUE` to `SCRUB_MAX_VALUE`.
+     * At most `SCRUB_MAX_VALUE` (a longer length is refused with
+     * `SCRUB_STATUS_VALUE_TOO_LONG` before any byte is read); at least
+     * `SCRUB_MIN_VALUE` once leading and trailing CR and LF are trimmed.
      */
     size_t value_len;
     /**
@@ -343,7 +345,9 @@ typedef struct scrub_secret {
      */
     const uint8_t *placeholder;
     /**
-     * At most `SCRUB_MAX_PLACEHOLDER`; 0 means no placeholder.
+     * At most `SCRUB_MAX_PLACEHOLDER` (a longer length is refused with
+     * `SCRUB_STATUS_PLACEHOLDER_TOO_LONG` before any byte is read); 0 means
+     * no placeholder.
      */
     size_t placeholder_len;
 } scrub_secret;
@@ -412,7 +416,8 @@ void scrub_hits_free(struct scrub_hits *hits);
  *
  * - `json`: `json_len` bytes of UTF-8 JSON, not NUL-terminated (a
  *   terminating NUL, if counted in `json_len`, is a syntax error). Copied
- *   during the call.
+ *   during the call. At most 64 MiB: a longer `json_len` is refused with
+ *   `SCRUB_STATUS_INVALID_SECRETS_JSON` before any byte is read.
  * - `options`, `scrubber_out`, `error_out`: as for `scrub_compile`.
  *
  * Errors: `SCRUB_STATUS_INVALID_JSON` (not JSON; the message gives the

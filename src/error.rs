@@ -6,58 +6,170 @@ use std::fmt;
 use crate::form::Form;
 
 /// Why a compile failed. Every variant that concerns one secret carries its
-/// index in the list and its name (shown escaped, since an invalid name may
-/// hold any bytes).
+/// index in the list and its name, shown escaped (an invalid name may hold
+/// any bytes). The name is `None` where it holds a match of some pattern of
+/// some secret (SPEC §1): a message then names the secret by index alone,
+/// so that it never shows a value.
+///
+/// ```
+/// use slicc_scrub::{compile, CompileError, Options, Secret, RULES_VERSION};
+///
+/// let secrets = [
+///     Secret::new("DB_PASS", "hunter2hunter2"),
+///     Secret::new("hunter2hunter2", "unrelated-value-1"),
+/// ];
+/// let error = compile(&secrets, &Options::new(RULES_VERSION)).unwrap_err();
+/// assert!(matches!(error, CompileError::RedactionLeaks { index: 1, name: None, .. }));
+/// assert!(!error.to_string().contains("hunter2"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CompileError {
     /// `Options::version` is not [`crate::RULES_VERSION`].
-    UnsupportedVersion { version: u32 },
+    UnsupportedVersion {
+        /// The version asked for.
+        version: u32,
+    },
     /// The name is empty, longer than 128 bytes, or has a byte outside
     /// `A-Z a-z 0-9 _ - .`.
-    InvalidName { index: usize, name: String },
+    InvalidName {
+        /// The secret's index in the list.
+        index: usize,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+    },
     /// Another secret earlier in the list has the same name.
     DuplicateName {
+        /// The secret's index in the list.
         index: usize,
-        name: String,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+        /// The index of the earlier secret with that name.
         first: usize,
     },
-    /// The value is shorter than [`crate::MIN_VALUE`].
+    /// The value, once trimmed of leading and trailing CR and LF, is
+    /// shorter than [`crate::MIN_VALUE`].
     ValueTooShort {
+        /// The secret's index in the list.
         index: usize,
-        name: String,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+        /// The trimmed value's length.
         len: usize,
     },
-    /// The value is longer than [`crate::MAX_VALUE`].
+    /// The value, as given, is longer than [`crate::MAX_VALUE`].
     ValueTooLong {
+        /// The secret's index in the list.
         index: usize,
-        name: String,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+        /// The value's length as given.
         len: usize,
     },
     /// The placeholder is longer than [`crate::MAX_PLACEHOLDER`].
     PlaceholderTooLong {
+        /// The secret's index in the list.
         index: usize,
-        name: String,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+        /// The placeholder's length.
         len: usize,
     },
     /// The placeholder of secret `index` contains a match of secret `other`
     /// in `form`: replacing with it could leak a value.
     PlaceholderLeaks {
+        /// The secret's index in the list.
         index: usize,
-        name: String,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+        /// The index of the secret whose match it contains.
         other: usize,
-        other_name: String,
+        /// That secret's name, unless that holds a match.
+        other_name: Option<String>,
+        /// The form of the match.
         form: Form,
     },
     /// The text `[redacted:<name>]` of secret `index` contains a match of
     /// secret `other` in `form`.
     RedactionLeaks {
+        /// The secret's index in the list.
         index: usize,
-        name: String,
+        /// Its name, unless that holds a match (as it does whenever the
+        /// match lies inside the name).
+        name: Option<String>,
+        /// The index of the secret whose match it contains.
         other: usize,
-        other_name: String,
+        /// That secret's name, unless that holds a match.
+        other_name: Option<String>,
+        /// The form of the match.
         form: Form,
     },
+}
+
+impl CompileError {
+    /// The index of the secret the error is about, if it is about one.
+    pub fn index(&self) -> Option<usize> {
+        use CompileError::*;
+        match self {
+            UnsupportedVersion { .. } => None,
+            InvalidName { index, .. }
+            | DuplicateName { index, .. }
+            | ValueTooShort { index, .. }
+            | ValueTooLong { index, .. }
+            | PlaceholderTooLong { index, .. }
+            | PlaceholderLeaks { index, .. }
+            | RedactionLeaks { index, .. } => Some(*index),
+        }
+    }
+
+    /// The same error with every name for which `holds_match(index)` is true
+    /// left out.
+    pub(crate) fn hide_names(mut self, holds_match: impl Fn(usize) -> bool) -> CompileError {
+        use CompileError::*;
+        let hide = |index: usize, name: &mut Option<String>| {
+            if holds_match(index) {
+                *name = None;
+            }
+        };
+        match &mut self {
+            UnsupportedVersion { .. } => {}
+            InvalidName { index, name }
+            | DuplicateName { index, name, .. }
+            | ValueTooShort { index, name, .. }
+            | ValueTooLong { index, name, .. }
+            | PlaceholderTooLong { index, name, .. } => hide(*index, name),
+            PlaceholderLeaks {
+                index,
+                name,
+                other,
+                other_name,
+                ..
+            }
+            | RedactionLeaks {
+                index,
+                name,
+                other,
+                other_name,
+                ..
+            } => {
+                hide(*index, name);
+                hide(*other, other_name);
+            }
+        }
+        self
+    }
+}
+
+/// `secret 3 ("NAME")`, or `secret 3` where the name is not to be shown.
+struct Who<'a>(usize, &'a Option<String>);
+
+impl fmt::Display for Who<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Some(name) => write!(f, "secret {} ({name:?})", self.0),
+            None => write!(f, "secret {}", self.0),
+        }
+    }
 }
 
 impl fmt::Display for CompileError {
@@ -71,26 +183,31 @@ impl fmt::Display for CompileError {
             ),
             InvalidName { index, name } => write!(
                 f,
-                "secret {index} ({name:?}): invalid name: it must be 1 to {} bytes of A-Z a-z 0-9 _ - .",
+                "{}: invalid name: it must be 1 to {} bytes of A-Z a-z 0-9 _ - .",
+                Who(*index, name),
                 crate::MAX_NAME
             ),
             DuplicateName { index, name, first } => write!(
                 f,
-                "secret {index} ({name:?}): duplicate name: secret {first} has it already"
+                "{}: duplicate name: secret {first} has it already",
+                Who(*index, name)
             ),
             ValueTooShort { index, name, len } => write!(
                 f,
-                "secret {index} ({name:?}): value too short: {len} bytes once leading and trailing CR and LF are trimmed, at least {} needed",
+                "{}: value too short: {len} bytes once leading and trailing CR and LF are trimmed, at least {} needed",
+                Who(*index, name),
                 crate::MIN_VALUE
             ),
             ValueTooLong { index, name, len } => write!(
                 f,
-                "secret {index} ({name:?}): value too long: {len} bytes, at most {} allowed",
+                "{}: value too long: {len} bytes, at most {} allowed",
+                Who(*index, name),
                 crate::MAX_VALUE
             ),
             PlaceholderTooLong { index, name, len } => write!(
                 f,
-                "secret {index} ({name:?}): placeholder too long: {len} bytes, at most {} allowed",
+                "{}: placeholder too long: {len} bytes, at most {} allowed",
+                Who(*index, name),
                 crate::MAX_PLACEHOLDER
             ),
             PlaceholderLeaks {
@@ -101,7 +218,9 @@ impl fmt::Display for CompileError {
                 form,
             } => write!(
                 f,
-                "secret {index} ({name:?}): placeholder contains a {form} match of secret {other} ({other_name:?})"
+                "{}: placeholder contains a {form} match of {}",
+                Who(*index, name),
+                Who(*other, other_name)
             ),
             RedactionLeaks {
                 index,
@@ -112,7 +231,9 @@ impl fmt::Display for CompileError {
             } => write!(
                 f,
                 // Not spelled out: that text holds the other secret's value.
-                "secret {index} ({name:?}): its redaction text contains a {form} match of secret {other} ({other_name:?})"
+                "{}: its redaction text contains a {form} match of {}",
+                Who(*index, name),
+                Who(*other, other_name)
             ),
         }
     }

@@ -46,7 +46,7 @@ pub use io::{ScrubReader, ScrubWriter};
 pub(crate) use patterns::patterns_but_fragments;
 pub use patterns::{Pattern, patterns};
 pub use scrubber::{Scrubbed, ScrubbedText, Scrubber, compile};
-pub use secret::{Options, Secret};
+pub use secret::{Options, Secret, trim_line_breaks};
 pub use secrets_json::{SecretsJsonError, secrets_from_json};
 pub use stream::Stream;
 

@@ -4,13 +4,16 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::engine::Engine;
+use aho_corasick::AhoCorasick;
+use zeroize::Zeroizing;
+
 use crate::engine::matcher::Matcher;
+use crate::engine::{CompiledSecret, Engine};
 use crate::error::CompileError;
 use crate::form::Hit;
 use crate::secret::{Options, Secret};
 use crate::stream::Stream;
-use crate::{MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, RULES_VERSION};
+use crate::{FRAGMENT, MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, RULES_VERSION};
 
 /// A compiled list of secrets. Immutable, `Send + Sync`, and cheap to clone
 /// (an `Arc`): share one across threads and streams.
@@ -34,12 +37,36 @@ pub struct ScrubbedText {
 }
 
 /// Validates `secrets` (SPEC §1) and builds a scrubber for them.
+///
+/// # Errors
+///
+/// A [`CompileError`] when `options.version` is not [`RULES_VERSION`], or
+/// when a secret breaks a rule of SPEC §1 (its name, its value's length
+/// once trimmed, its placeholder's length, or a replacement that would
+/// contain a match). The error names the secret by index, and by name
+/// unless that holds a match of some secret.
+///
+/// ```
+/// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+///
+/// let scrubber = compile(
+///     &[Secret::new("API_KEY", "sk-live-0123456789")],
+///     &Options::new(RULES_VERSION),
+/// )?;
+/// assert_eq!(scrubber.text("key=sk-live-0123456789").text, "key=[redacted:API_KEY]");
+/// # Ok::<(), slicc_scrub::CompileError>(())
+/// ```
 pub fn compile(secrets: &[Secret], options: &Options) -> Result<Scrubber, CompileError> {
     if options.version != RULES_VERSION {
         return Err(CompileError::UnsupportedVersion {
             version: options.version,
         });
     }
+    build(secrets, options)
+        .map_err(|error| error.hide_names(|index| name_holds_match(secrets, &secrets[index].name)))
+}
+
+fn build(secrets: &[Secret], options: &Options) -> Result<Scrubber, CompileError> {
     validate(secrets)?;
     let scrubber = Scrubber {
         engine: Arc::new(Engine::build(secrets, options.same_length)),
@@ -48,10 +75,61 @@ pub fn compile(secrets: &[Secret], options: &Options) -> Result<Scrubber, Compil
     Ok(scrubber)
 }
 
+/// For an error message: whether `name` must not be shown (SPEC §1): it
+/// holds a match of some pattern of some secret, or a value that does not
+/// compile, or a placeholder. Only called on the error path, for the one or
+/// two names an error shows.
+fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
+    let name = name.as_bytes();
+    let compiles = |s: &&Secret| s.value.len() <= MAX_VALUE && s.trimmed_value().len() >= MIN_VALUE;
+    // Every pattern but a fragment window is at least as long as its value,
+    // so only values up to the name's length can match whole; names and
+    // placeholders play no part in matching.
+    let short: Vec<Secret> = secrets
+        .iter()
+        .filter(compiles)
+        .filter(|s| s.trimmed_value().len() <= name.len())
+        .map(|s| Secret::new("x", s.trimmed_value()))
+        .collect();
+    let short = Scrubber {
+        engine: Arc::new(Engine::build(&short, false)),
+    };
+    if short.first_match(name).is_some() {
+        return true;
+    }
+    // A fragment of a longer value: some 16-byte piece of the name is in it.
+    let mut longer = secrets
+        .iter()
+        .filter(compiles)
+        .filter(|s| s.trimmed_value().len() > name.len());
+    if name.len() >= FRAGMENT {
+        let pieces = unfiltered(name.windows(FRAGMENT));
+        if pieces.is_none_or(|pieces| longer.any(|s| pieces.is_match(s.trimmed_value()))) {
+            return true;
+        }
+    }
+    // Whatever else no message may show.
+    let others: Vec<&[u8]> = secrets
+        .iter()
+        .filter(|s| !compiles(s))
+        .map(|s| s.trimmed_value())
+        .chain(secrets.iter().filter_map(|s| s.placeholder.as_deref()))
+        .filter(|bytes| !bytes.is_empty() && bytes.len() <= name.len())
+        .collect();
+    // An automaton too large to build: show nothing rather than too much.
+    unfiltered(others).is_none_or(|others| others.is_match(name))
+}
+
+/// An automaton over `patterns` with no prefilter, which would keep copies
+/// of them; `None` when it cannot be built.
+fn unfiltered<P: AsRef<[u8]>>(patterns: impl IntoIterator<Item = P>) -> Option<AhoCorasick> {
+    AhoCorasick::builder().prefilter(false).build(patterns).ok()
+}
+
 fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
     let mut names: HashMap<&str, usize> = HashMap::with_capacity(secrets.len());
     for (index, secret) in secrets.iter().enumerate() {
-        let name = || secret.name.clone(); // only for an error
+        let name = || Some(secret.name.clone()); // only for an error
         let valid = (1..=MAX_NAME).contains(&secret.name.len())
             && secret
                 .name
@@ -163,25 +241,35 @@ impl Scrubber {
     /// SPEC §1: no placeholder and no `[redacted:<name>]` may contain a
     /// match, or a replacement could leak a value.
     fn check_replacements(&self) -> Result<(), CompileError> {
+        let name = |index: usize| Some(self.engine.secrets[index].name.clone());
+        // The scrubbed placeholders land here: one buffer, sized so that it
+        // never grows (a grown one would free a copy unwiped), wiped at the
+        // end. A match spans at least MIN_VALUE bytes.
+        let secrets = &self.engine.secrets;
+        let longest = |f: fn(&CompiledSecret) -> usize| secrets.iter().map(f).max().unwrap_or(0);
+        let input = longest(|s| s.raw_replacement.len());
+        let replacement = longest(|s| s.raw_replacement.len().max(s.redaction.len()));
+        let bound = input + (input / MIN_VALUE + 1) * replacement;
+        let mut out = Zeroizing::new(Vec::with_capacity(bound));
         for (index, secret) in self.engine.secrets.iter().enumerate() {
-            let name = secret.name.clone();
             if secret.raw_replacement != secret.redaction
-                && let Some((other, form)) = self.first_match(&secret.raw_replacement)
+                && let Some((other, form)) =
+                    self.first_match_into(&secret.raw_replacement, &mut out)
             {
                 return Err(CompileError::PlaceholderLeaks {
                     index,
-                    name,
-                    other_name: self.engine.secrets[other].name.clone(),
+                    name: name(index),
                     other,
+                    other_name: name(other),
                     form,
                 });
             }
             if let Some((other, form)) = self.first_match(&secret.redaction) {
                 return Err(CompileError::RedactionLeaks {
                     index,
-                    name,
-                    other_name: self.engine.secrets[other].name.clone(),
+                    name: name(index),
                     other,
+                    other_name: name(other),
                     form,
                 });
             }
@@ -191,7 +279,13 @@ impl Scrubber {
 
     /// The secret index and form of the first hit in `bytes`, if any.
     fn first_match(&self, bytes: &[u8]) -> Option<(usize, crate::Form)> {
-        self.scrub_into(bytes, &mut Vec::new()).first_hit()
+        self.first_match_into(bytes, &mut Vec::new())
+    }
+
+    /// As [`Scrubber::first_match`], scrubbing into `out` (cleared first).
+    fn first_match_into(&self, bytes: &[u8], out: &mut Vec<u8>) -> Option<(usize, crate::Form)> {
+        out.clear();
+        self.scrub_into(bytes, out).first_hit()
     }
 }
 

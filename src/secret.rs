@@ -2,11 +2,16 @@
 
 use std::fmt;
 
+use zeroize::Zeroize;
+
 /// A secret to remove: its name (used in `[redacted:<name>]` and in hits),
 /// its value, and an optional placeholder that replaces raw matches.
 ///
 /// `Debug` shows the name only: a value or placeholder never appears in any
-/// output of this crate other than scrubbed bytes.
+/// output of this crate other than scrubbed bytes. The value and placeholder
+/// are wiped from memory when the secret is dropped (a `Vec` that grows
+/// before it is handed over may leave a copy behind: give it its final size
+/// first).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret {
     pub name: String,
@@ -47,6 +52,16 @@ impl Secret {
     }
 }
 
+/// The value and the placeholder are wiped when a secret is dropped.
+impl Drop for Secret {
+    fn drop(&mut self) {
+        self.value.zeroize();
+        if let Some(placeholder) = &mut self.placeholder {
+            placeholder.zeroize();
+        }
+    }
+}
+
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Secret")
@@ -69,8 +84,13 @@ impl fmt::Debug for Secret {
     }
 }
 
-/// `value` without the CR and LF bytes at its start and end (SPEC §1).
-pub(crate) fn trim_line_breaks(value: &[u8]) -> &[u8] {
+/// `value` without the CR and LF bytes at its start and end: the value the
+/// rules speak of (SPEC §1), as [`Secret::trimmed_value`] gives it.
+///
+/// ```
+/// assert_eq!(slicc_scrub::trim_line_breaks(b"\npassword\r\n"), b"password");
+/// ```
+pub fn trim_line_breaks(value: &[u8]) -> &[u8] {
     let is_break = |b: &u8| *b == b'\r' || *b == b'\n';
     let start = value
         .iter()

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use zeroize::Zeroize;
+
 use crate::FRAGMENT;
 use crate::engine::Engine;
 use crate::engine::matcher::Matcher;
@@ -52,7 +54,7 @@ impl Stream {
         self.check()?;
         for piece in chunk.chunks(PIECE) {
             let base = self.matcher.decided();
-            self.held.extend_from_slice(piece);
+            self.hold(piece);
             self.matcher.feed(&self.engine, &self.held, base, out);
             self.release(base);
         }
@@ -110,6 +112,20 @@ impl Stream {
         self.ended
     }
 
+    /// Appends `piece` to what is held. The buffer grows by moving to a new
+    /// one and wiping the old: what is held may be part of a secret, and a
+    /// reallocation would free a copy of it unwiped.
+    fn hold(&mut self, piece: &[u8]) {
+        let needed = self.held.len() + piece.len();
+        if needed > self.held.capacity() {
+            let mut bigger = Vec::with_capacity(needed.max(2 * self.held.capacity()).max(64));
+            bigger.extend_from_slice(&self.held);
+            self.held.zeroize();
+            self.held = bigger;
+        }
+        self.held.extend_from_slice(piece);
+    }
+
     /// Decides everything held, as at the end of the input.
     fn flush(&mut self, out: &mut Vec<u8>) {
         let base = self.matcher.decided();
@@ -130,6 +146,14 @@ impl Stream {
         } else {
             Ok(())
         }
+    }
+}
+
+/// What is held may be part of a secret: wiped (its whole buffer, the
+/// bytes already released included) when the stream goes.
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.held.zeroize();
     }
 }
 

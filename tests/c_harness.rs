@@ -3,9 +3,10 @@
 //! every case through scrub_bytes, at every split point and one byte at a
 //! time, compared in C; plus the misuse and thread tests.
 //!
-//! It also runs vectors/idle.json (streams with idle calls, step by step).
-//! `SLICC_SCRUB_VECTORS=path` and `SLICC_SCRUB_IDLE_VECTORS=path` run it on
-//! other files.
+//! It also runs vectors/idle.json (streams with idle calls, step by step)
+//! and vectors/errors.json (compiles that must fail, and with which status).
+//! `SLICC_SCRUB_VECTORS=path`, `SLICC_SCRUB_IDLE_VECTORS=path` and
+//! `SLICC_SCRUB_ERROR_VECTORS=path` run it on other files.
 //!
 //! Unix only: the harness uses pthreads and gcc-style flags.
 #![cfg(unix)]
@@ -94,12 +95,14 @@ fn c_harness_passes() {
     };
     let vectors = path("SLICC_SCRUB_VECTORS", "vectors/vectors.json");
     let idle = path("SLICC_SCRUB_IDLE_VECTORS", "vectors/idle.json");
-    for file in [&vectors, &idle] {
+    let errors = path("SLICC_SCRUB_ERROR_VECTORS", "vectors/errors.json");
+    for file in [&vectors, &idle, &errors] {
         assert!(file.exists(), "{} is missing", file.display());
     }
     let output = Command::new(&exe)
         .arg(&vectors)
         .arg(&idle)
+        .arg(&errors)
         .output()
         .expect("run the C harness");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -111,7 +114,7 @@ fn c_harness_passes() {
         output.status
     );
     assert!(
-        stdout.contains("vectors: ") && stdout.contains("idle: "),
+        stdout.contains("vectors: ") && stdout.contains("idle: ") && stdout.contains("errors: "),
         "the C harness ran no vectors:\n{stdout}"
     );
 }

@@ -10,6 +10,9 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[path = "common/names_with_matches.rs"]
+mod names_with_matches;
+
 use slicc_scrub::{Hit, Options, RULES_VERSION, Scrubber, Secret, compile};
 
 const BIN: &str = env!("CARGO_BIN_EXE_slicc-scrub");
@@ -74,11 +77,88 @@ fn stderr_lines(output: &Output) -> Vec<String> {
         .collect()
 }
 
-/// A file in the test's scratch folder holding `contents`.
+/// A file in the test's scratch folder holding `contents`, readable and
+/// writable by its owner only, as a secrets file should be.
 fn file(name: &str, contents: &[u8]) -> PathBuf {
+    file_with_mode(name, contents, 0o600)
+}
+
+fn file_with_mode(name: &str, contents: &[u8], mode: u32) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, contents).unwrap();
+    set_mode(&path, mode);
     path
+}
+
+#[cfg(unix)]
+fn set_mode(path: &std::path::Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[cfg(not(unix))]
+fn set_mode(_path: &std::path::Path, _mode: u32) {}
+
+const GOOD_SECRETS: &[u8] = br#"[{"name":"TOKEN","value":"ghp_abcdefgh12345678"}]"#;
+
+#[cfg(unix)]
+#[test]
+fn a_secrets_file_that_group_or_others_can_write_is_refused() {
+    for (mode, who) in [(0o620, "its group"), (0o602, "others"), (0o666, "others")] {
+        let path = file_with_mode(&format!("writable-{mode:o}.json"), GOOD_SECRETS, mode);
+        let out = run_input(
+            slicc(&["--secrets", path_str(&path)], &[]),
+            b"ghp_abcdefgh12345678\n",
+        );
+        assert_eq!(out.status.code(), Some(2), "mode {mode:o}");
+        let lines = stderr_lines(&out);
+        assert_eq!(lines.len(), 1, "one clear line: {lines:?}");
+        assert!(
+            lines[0].contains(&format!("writable by {who}: refused")),
+            "{lines:?}"
+        );
+        assert!(out.stdout.is_empty(), "nothing scrubbed with those secrets");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_secrets_file_that_others_can_read_is_used_with_a_warning() {
+    let path = file_with_mode("readable.json", GOOD_SECRETS, 0o644);
+    let out = run_input(
+        slicc(&["--secrets", path_str(&path)], &[]),
+        b"ghp_abcdefgh12345678\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"[redacted:TOKEN]\n");
+    let lines = stderr_lines(&out);
+    assert!(
+        lines.iter().any(|l| l.contains("readable by others")),
+        "{lines:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_of_secrets_is_taken_as_it_is_and_dev_zero_is_refused() {
+    // A FIFO has no mode worth checking: `--secrets <(vault read ...)`.
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{BIN} --secrets <(printf '%s' '{}') <<< 'ghp_abcdefgh12345678'",
+            std::str::from_utf8(GOOD_SECRETS).unwrap()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", stderr_lines(&out));
+    assert_eq!(out.stdout, b"[redacted:TOKEN]\n");
+    assert!(stderr_lines(&out).is_empty(), "{:?}", stderr_lines(&out));
+    // An endless device is refused once past the cap, not read to the end.
+    let out = run_input(slicc(&["--secrets", "/dev/zero"], &[]), b"x");
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stderr_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("larger than 67108864 bytes"), "{lines:?}");
 }
 
 fn path_str(path: &std::path::Path) -> &str {
@@ -839,4 +919,23 @@ fn demo_shows_the_scrubbed_sample_and_hits() {
 fn demo_takes_no_secrets() {
     let output = run_input(slicc(&["--env", "PW", "demo"], &[("PW", PASSWORD)]), b"");
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// SPEC §1: where a name holds a raw, fragment, hex or base64 match of
+/// another secret's value, the CLI's one line names it by index alone.
+#[test]
+fn a_name_holding_a_match_is_not_in_the_error_line() {
+    use names_with_matches::{NAMES, secrets_json};
+    for (i, (form, name, text)) in NAMES.into_iter().enumerate() {
+        let path = file(
+            &format!("name-match-{i}.json"),
+            secrets_json(name).as_bytes(),
+        );
+        let out = run_input(slicc(&["--secrets", path_str(&path)], &[]), b"x");
+        assert_eq!(out.status.code(), Some(2), "{form}");
+        let lines = stderr_lines(&out);
+        assert_eq!(lines.len(), 1, "{form}: {lines:?}");
+        assert!(!lines[0].contains(text), "{form}: {lines:?}");
+        assert!(lines[0].contains("secret 1: "), "{form}: {lines:?}");
+    }
 }

@@ -24,8 +24,10 @@ fn err(secrets: &[Secret]) -> CompileError {
     }
 }
 
-/// The message names the secret by index and name, and shows no value or
-/// placeholder of any of `secrets` (nor does `Debug`).
+/// The message names the secret by index, and by name unless the name holds
+/// something no message may show (SPEC §1); neither it nor `Debug` shows a
+/// value, a 16-byte piece of a value, any other pattern of a value, or a
+/// placeholder of any of `secrets`.
 fn check_message(e: &CompileError, secrets: &[Secret], index: usize) {
     let msg = e.to_string();
     let debug = format!("{e:?}");
@@ -37,36 +39,38 @@ fn check_message(e: &CompileError, secrets: &[Secret], index: usize) {
         numbers.contains(&index.to_string().as_str()),
         "message does not give index {index}: {msg}"
     );
+    // Everything no message may show, by the reference's patterns.
+    let mut secret_bytes: Vec<Vec<u8>> = Vec::new();
+    for s in secrets {
+        let value = reference::trim_line_breaks(&s.value);
+        if !value.is_empty() {
+            secret_bytes.push(value.to_vec());
+        }
+        if (MIN_VALUE..=1024).contains(&value.len()) {
+            secret_bytes.extend(reference::patterns_of(value).into_iter().map(|p| p.bytes));
+        } else if value.len() > 1024 {
+            // (the reference's dedupe is quadratic) every other pattern of a
+            // long value is longer than any message
+            secret_bytes.extend(value.windows(FRAGMENT).map(<[u8]>::to_vec));
+        }
+        if let Some(p) = s.placeholder.as_ref().filter(|p| !p.is_empty()) {
+            secret_bytes.push(p.clone());
+        }
+    }
+    let shows_secret = |text: &[u8]| secret_bytes.iter().any(|b| contains(text, b));
     let name = &secrets[index].name;
-    if !name.is_empty() {
+    if !name.is_empty() && !shows_secret(name.as_bytes()) {
         // shown as is, or escaped (an invalid name may hold any bytes)
         assert!(
             msg.contains(name.as_str()) || msg.contains(&format!("{name:?}")),
             "message lacks name {name:?}: {msg}"
         );
     }
-    for s in secrets {
-        // a name is shown, so a value inside a name cannot be hidden
-        if secrets
-            .iter()
-            .any(|t| contains(t.name.as_bytes(), &s.value))
-        {
-            continue;
-        }
-        for text in [&msg, &debug] {
-            assert!(
-                !contains(text.as_bytes(), &s.value),
-                "message shows a value: {text}"
-            );
-            if let Some(p) = &s.placeholder
-                && !p.is_empty()
-            {
-                assert!(
-                    !contains(text.as_bytes(), p),
-                    "message shows a placeholder: {text}"
-                );
-            }
-        }
+    for text in [&msg, &debug] {
+        assert!(
+            !shows_secret(text.as_bytes()),
+            "message shows a value, a pattern or a placeholder: {text}"
+        );
     }
 }
 
@@ -106,7 +110,7 @@ fn invalid_names() {
         match &e {
             CompileError::InvalidName { index, name } => {
                 assert_eq!(*index, 1, "{bad:?}");
-                assert_eq!(name, bad);
+                assert_eq!(name.as_deref(), Some(bad));
             }
             _ => panic!("{bad:?}: {e:?}"),
         }
@@ -138,7 +142,7 @@ fn duplicate_name() {
         e,
         CompileError::DuplicateName {
             index: 2,
-            name: "A".into(),
+            name: Some("A".into()),
             first: 0
         }
     );
@@ -158,7 +162,7 @@ fn value_length_limits() {
         e,
         CompileError::ValueTooShort {
             index: 1,
-            name: "S".into(),
+            name: Some("S".into()),
             len: 7
         }
     );
@@ -183,7 +187,7 @@ fn value_length_limits() {
         e,
         CompileError::ValueTooLong {
             index: 0,
-            name: "BIG".into(),
+            name: Some("BIG".into()),
             len: MAX_VALUE + 1
         }
     );
@@ -214,7 +218,7 @@ fn placeholder_length_limit() {
         e,
         CompileError::PlaceholderTooLong {
             index: 0,
-            name: "A".into(),
+            name: Some("A".into()),
             len: MAX_PLACEHOLDER + 1
         }
     );
@@ -282,9 +286,9 @@ fn placeholder_containing_a_value() {
             e,
             CompileError::PlaceholderLeaks {
                 index: 2,
-                name: "leaky".into(),
+                name: Some("leaky".into()),
                 other: 1,
-                other_name: "other".into(),
+                other_name: Some("other".into()),
                 form
             },
             "{placeholder}"
@@ -324,7 +328,8 @@ fn placeholder_containing_a_value() {
 
 #[test]
 fn redaction_text_containing_a_value() {
-    // "[redacted:my.api-key.1234]" contains the value of secret 1
+    // "[redacted:my.api-key.1234]" contains the value of secret 1: the
+    // name holds it, so the name is not shown (SPEC §1)
     let secrets = [
         Secret::new("my.api-key.1234", VALUE),
         Secret::new("k", "api-key.1234"),
@@ -334,9 +339,9 @@ fn redaction_text_containing_a_value() {
         e,
         CompileError::RedactionLeaks {
             index: 0,
-            name: "my.api-key.1234".into(),
+            name: None,
             other: 1,
-            other_name: "k".into(),
+            other_name: Some("k".into()),
             form: Form::Raw
         }
     );
@@ -456,4 +461,77 @@ fn redaction_leak_message_does_not_spell_the_value() {
         "{e:?}"
     );
     check_message(&e, &secrets, 0);
+}
+
+#[test]
+fn a_name_holding_a_match_is_never_shown() {
+    use common::names_with_matches::{NAMES, secrets_json};
+    for (form, name, text) in NAMES {
+        let secrets = slicc_scrub::secrets_from_json(secrets_json(name).as_bytes()).unwrap();
+        let e = err(&secrets);
+        assert!(
+            matches!(
+                &e,
+                CompileError::RedactionLeaks {
+                    index: 1,
+                    name: None,
+                    other: 0,
+                    other_name: Some(other),
+                    ..
+                } if other == "DB_PASS"
+            ),
+            "{form}: {e:?}"
+        );
+        for shown in [e.to_string(), format!("{e:?}")] {
+            assert!(!shown.contains(text), "{form}: {shown}");
+        }
+        assert!(e.to_string().starts_with("secret 1: "), "{form}: {e}");
+        check_message(&e, &secrets, 1);
+    }
+    // The example, word for word.
+    let secrets =
+        slicc_scrub::secrets_from_json(secrets_json("hunter2hunter2").as_bytes()).unwrap();
+    assert_eq!(
+        err(&secrets).to_string(),
+        "secret 1: its redaction text contains a raw match of secret 0 (\"DB_PASS\")"
+    );
+}
+
+#[test]
+fn every_error_hides_a_name_that_holds_a_match() {
+    let value = "hunter2hunter2xyzw";
+    let with = |second: Secret| [Secret::new("DB_PASS", value), second];
+    // invalid name: the space makes it so; the value inside stays unshown
+    let cases = [
+        with(Secret::new(format!("{value} x"), "a-good-value-1")),
+        with(Secret::new(value, "zq9x")),
+        with(Secret::new(value, "a-good-value-1").with_placeholder(PH.repeat(100))),
+        // a name that holds a placeholder of another secret
+        [
+            Secret::new("A", OTHER).with_placeholder("pl4ceholder"),
+            Secret::new("x.pl4ceholder", "zq9x"),
+        ],
+        // a name that holds a value too short to compile
+        [
+            Secret::new("A", "pw"),
+            Secret::new("my-pw", "a-good-value-1"),
+        ],
+    ];
+    for secrets in cases {
+        let e = err(&secrets);
+        assert_eq!(
+            e.index(),
+            Some(if secrets[0].name == "A" && secrets[0].value == b"pw" {
+                0
+            } else {
+                1
+            }),
+            "{e:?}"
+        );
+        check_message(&e, &secrets, e.index().unwrap());
+        for shown in [e.to_string(), format!("{e:?}")] {
+            assert!(!shown.contains(value), "{shown}");
+            assert!(!shown.contains("pl4ceholder"), "{shown}");
+        }
+    }
 }

@@ -13,8 +13,8 @@ fn crate_list(v: &[u8]) -> Vec<RefPattern> {
         .into_iter()
         .map(|p| RefPattern {
             form: p.form,
-            variant: p.variant,
-            bytes: p.bytes,
+            variant: p.variant.clone(),
+            bytes: p.bytes.clone(),
         })
         .collect()
 }
@@ -23,7 +23,7 @@ fn find(v: &[u8], form: Form, variant: &str) -> Option<Vec<u8>> {
     patterns(v)
         .into_iter()
         .find(|p| p.form == form && p.variant == variant)
-        .map(|p| p.bytes)
+        .map(|p| p.bytes.clone())
 }
 
 #[test]
@@ -119,7 +119,13 @@ fn fragments_listed_once_per_distinct_window() {
     let windows: Vec<String> = patterns(v)
         .into_iter()
         .filter(|p| p.form == Form::Fragment)
-        .map(|p| format!("{} {}", p.variant, String::from_utf8(p.bytes).unwrap()))
+        .map(|p| {
+            format!(
+                "{} {}",
+                p.variant,
+                String::from_utf8(p.bytes.clone()).unwrap()
+            )
+        })
         .collect();
     assert_eq!(
         windows,
@@ -157,7 +163,7 @@ fn plain_values_dedupe_to_raw_and_encodings() {
     let hex: Vec<String> = patterns(b"12345678")
         .into_iter()
         .filter(|p| p.form == Form::Hex)
-        .map(|p| p.variant)
+        .map(|p| p.variant.clone())
         .collect();
     assert_eq!(hex, ["lower"]);
     // no line break: no crlf variant; CR LF already: none either

@@ -109,7 +109,8 @@ fn random_cases_seed_3() {
 }
 
 // Values with CR and LF: raw CR LF variants, fragments and HTML forms that
-// hold line breaks, and (SPEC §2.8) no candidate starting at a CR or LF.
+// hold line breaks, values with line breaks around them (trimmed, SPEC §1),
+// and (SPEC §3) no candidate starting at a CR or LF.
 
 #[test]
 fn random_cases_with_line_breaks_in_values() {

@@ -1,6 +1,7 @@
 //! The shared vectors of SPEC §5 (`vectors/`): every case through bytes(),
 //! text(), every split point and one byte at a time; the idle streams; the
-//! pattern lists; and the generator's own staleness check. The brute-force
+//! pattern lists; the compile errors; and the generator's own staleness
+//! check. The brute-force
 //! reference runs on the same cases, so the vectors (built by Python's
 //! encoders) also check the reference.
 
@@ -13,7 +14,10 @@ use std::process::Command;
 use common::*;
 use reference::{RefSecret, RefStream, Reference, patterns_of};
 use serde::Deserialize;
-use slicc_scrub::{FRAGMENT, Form, Hit, IDLE_MS, MIN_VALUE, Scrubber, compile, patterns};
+use slicc_scrub::{
+    CompileError, FRAGMENT, Form, Hit, IDLE_MS, MIN_VALUE, Options, RULES_VERSION, Scrubber,
+    compile, patterns, secrets_from_json,
+};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -141,6 +145,31 @@ struct VPattern {
     form: String,
     variant: String,
     hex: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorsFile {
+    format: u32,
+    cases: Vec<ErrorCase>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorCase {
+    name: String,
+    secrets: Vec<VSecret>,
+    #[serde(default)]
+    options: Option<ErrorOptions>,
+    error: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorOptions {
+    version: Option<u32>,
+    #[serde(rename = "sameLength", default)]
+    same_length: bool,
 }
 
 fn ref_secrets(secrets: &[VSecret], case: &str) -> Vec<RefSecret> {
@@ -389,15 +418,135 @@ fn pattern_vectors() {
         let hex = |b: &[u8]| String::from_utf8(reference::hex(b, false)).unwrap();
         let got: Vec<(String, String, String)> = patterns(&value)
             .into_iter()
-            .map(|p| (p.form.as_str().to_string(), p.variant, hex(&p.bytes)))
+            .map(|p| {
+                (
+                    p.form.as_str().to_string(),
+                    p.variant.clone(),
+                    hex(&p.bytes),
+                )
+            })
             .collect();
         assert_eq!(got, want, "{}: patterns()", v.name);
         let mine: Vec<(String, String, String)> = patterns_of(&value)
             .into_iter()
-            .map(|p| (p.form.as_str().to_string(), p.variant, hex(&p.bytes)))
+            .map(|p| {
+                (
+                    p.form.as_str().to_string(),
+                    p.variant.clone(),
+                    hex(&p.bytes),
+                )
+            })
             .collect();
         assert_eq!(mine, want, "{}: the reference's builder", v.name);
     }
+}
+
+/// The name errors.json gives each kind of compile error (`CompileError` is
+/// non-exhaustive: a kind this test does not know fails the case).
+fn error_kind(error: &CompileError) -> &'static str {
+    match error {
+        CompileError::UnsupportedVersion { .. } => "unsupported version",
+        CompileError::InvalidName { .. } => "invalid name",
+        CompileError::DuplicateName { .. } => "duplicate name",
+        CompileError::ValueTooShort { .. } => "value too short",
+        CompileError::ValueTooLong { .. } => "value too long",
+        CompileError::PlaceholderTooLong { .. } => "placeholder too long",
+        CompileError::PlaceholderLeaks { .. } => "placeholder leaks",
+        CompileError::RedactionLeaks { .. } => "redaction leaks",
+        _ => "a kind errors.json does not name",
+    }
+}
+
+/// One case of errors.json, ready to compile.
+struct ErrorVector {
+    name: String,
+    secrets: Vec<slicc_scrub::Secret>,
+    options: Options,
+    error: String,
+}
+
+/// The cases of errors.json; the secrets read from the file's JSON by
+/// `secrets_from_json` must be the same as read here.
+fn error_cases() -> Vec<ErrorVector> {
+    let text = std::fs::read_to_string(root().join("vectors/errors.json")).unwrap();
+    let file: ErrorsFile = serde_json::from_str(&text).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(file.format, 1);
+    assert!(
+        file.cases.len() >= 10,
+        "only {} error cases",
+        file.cases.len()
+    );
+    file.cases
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let options = c.options.as_ref();
+            let options = Options::new(options.and_then(|o| o.version).unwrap_or(RULES_VERSION))
+                .same_length(options.is_some_and(|o| o.same_length));
+            let secrets = to_secrets(&ref_secrets(&c.secrets, &c.name));
+            let json = serde_json::to_vec(&raw["cases"][i]["secrets"]).unwrap();
+            let from_json = secrets_from_json(&json)
+                .unwrap_or_else(|e| panic!("{}: secrets_from_json: {e}", c.name));
+            // (Secret has no Debug, on purpose: it holds a value.)
+            assert!(from_json == secrets, "{}: secrets_from_json", c.name);
+            ErrorVector {
+                name: c.name,
+                secrets,
+                options,
+                error: c.error,
+            }
+        })
+        .collect()
+}
+
+/// Every case of errors.json fails to compile with its kind of error.
+#[test]
+fn error_vectors() {
+    let mut failures = Vec::new();
+    for c in error_cases() {
+        match compile(&c.secrets, &c.options) {
+            Ok(_) => failures.push(format!("{}: compiled, want {:?}", c.name, c.error)),
+            Err(e) if error_kind(&e) != c.error => failures.push(format!(
+                "{}: {:?}, want {:?}",
+                c.name,
+                error_kind(&e),
+                c.error
+            )),
+            Err(_) => {}
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "error vectors:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// SPEC §1: no error message (`Display` or `Debug`) shows a value or a
+/// placeholder of the case, even where a name holds another secret's value.
+#[test]
+fn error_vector_messages_show_no_value() {
+    let mut failures = Vec::new();
+    for c in error_cases() {
+        let Err(error) = compile(&c.secrets, &c.options) else {
+            continue; // error_vectors reports it
+        };
+        let shown = format!("{error} {error:?}");
+        for s in &c.secrets {
+            let value = reference::trim_line_breaks(&s.value);
+            let placeholder = s.placeholder.as_deref().unwrap_or_default();
+            for (what, bytes) in [("value", value), ("placeholder", placeholder)] {
+                // Shorter ones could occur by chance (such as "p" in "placeholder").
+                if bytes.len() >= MIN_VALUE - 1
+                    && shown.as_bytes().windows(bytes.len()).any(|w| w == bytes)
+                {
+                    failures.push(format!("{}: the message shows {}'s {what}", c.name, s.name));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "messages:\n{}", failures.join("\n"));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the shared test vectors of slicc-scrub (SPEC.md section 5).
 
-    python3 vectors/generate.py          # (re)write vectors.json, idle.json, patterns.json
+    python3 vectors/generate.py          # (re)write vectors.json, idle.json, patterns.json, errors.json
     python3 vectors/generate.py --check  # exit 1, naming what differs, when a committed file is stale
 
 Every case is *built*: its input is a list of segments, plain bytes and matches
@@ -18,6 +18,12 @@ check is a mistake in the case, and the script stops.
 idle.json (streams with idle calls) is checked the same way, and its outputs,
 written by hand, are re-derived from the segments and the hold rule of section 4.
 patterns.json lists section 2's ordered patterns for a few values.
+errors.json lists secrets and options that a compile must refuse, each with the
+one kind of error of section 1 that it has (checked here against section 1).
+
+Rules version 4: a secret's value is written as given (with any leading and
+trailing CR and LF) and every pattern and candidate is built from the trimmed
+value (SPEC section 1).
 
     python3 vectors/generate.py --coverage  # which cases match each form and variant
 
@@ -42,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 FRAGMENT = 16
 MIN_VALUE = 8
 IDLE_MS = 50
+RULES_VERSION = 4  # the rules this file speaks of: SPEC.md, rules version 4
 FORMS = ("raw", "fragment", "json", "percent", "html", "base64", "hex", "wrapped")
 FORM_RANK = {f: i for i, f in enumerate(FORMS)}
 CR, LF = 0x0D, 0x0A
@@ -317,17 +324,35 @@ def check_spec_example() -> None:
 NAME_RE = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 
+MAX_VALUE = 65536
+MAX_PLACEHOLDER = 1024
+MAX_NAME = 128
+
+
+def trim(given: bytes) -> bytes:
+    """SPEC section 1 (rules version 4): every CR and LF at the start and at the
+    end of a value is removed before anything else; CR and LF inside stay."""
+    return given.strip(b"\r\n")
+
+
 @dataclass
 class Secret:
+    """`given` is the value as the secrets list holds it; `value` is the trimmed
+    value `v` of SPEC section 2, the one every pattern is built from."""
+
     name: str
-    value: bytes
+    given: bytes
     placeholder: bytes | None = None  # None: absent; b"": present but empty (= none)
+    hex_value: bool = False  # write the value as valueHex even when it is UTF-8
+    value: bytes = field(init=False)
     pats: list[Pattern] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         assert NAME_RE.fullmatch(self.name), self.name
-        assert MIN_VALUE <= len(self.value) <= 65536, self.name
-        assert self.placeholder is None or len(self.placeholder) <= 1024
+        assert len(self.given) <= MAX_VALUE, self.name  # as given, before trimming
+        self.value = trim(self.given)
+        assert len(self.value) >= MIN_VALUE, self.name  # once trimmed
+        assert self.placeholder is None or len(self.placeholder) <= MAX_PLACEHOLDER
         check_encoders(self.value)
         self.pats = patterns(self.value)
 
@@ -341,14 +366,14 @@ class Secret:
 
     def to_json(self) -> dict:
         d: dict = {"name": self.name}
-        d.update(text_or_hex("value", self.value))
+        d.update({"valueHex": self.given.hex()} if self.hex_value else text_or_hex("value", self.given))
         if self.placeholder is not None:
             d.update(text_or_hex("placeholder", self.placeholder))
         return d
 
 
-def S(name: str, value: str | bytes, placeholder: str | bytes | None = None) -> Secret:
-    return Secret(name, as_bytes(value), None if placeholder is None else as_bytes(placeholder))
+def S(name: str, value: str | bytes, placeholder: str | bytes | None = None, hex_value: bool = False) -> Secret:
+    return Secret(name, as_bytes(value), None if placeholder is None else as_bytes(placeholder), hex_value)
 
 
 def text_or_hex(key: str, data: bytes) -> dict:
@@ -1062,6 +1087,219 @@ def group_long() -> None:
          ["line: ", m(0, "fragment", PEM.split("\n")[1][5:45]), "\n"])
 
 
+# ---------------------------------------------------------------------------
+# Rules version 4: values trimmed of leading and trailing CR and LF (SPEC
+# section 1). Each value is given with its line breaks; what is matched is the
+# trimmed value, and every encoding of the given value holds a pattern of it.
+# ---------------------------------------------------------------------------
+
+
+def split_given(given: bytes) -> tuple[bytes, bytes, bytes]:
+    """(leading line breaks, the trimmed value, trailing line breaks)."""
+    t = trim(given)
+    lead = given[: len(given) - len(given.lstrip(b"\r\n"))]
+    assert given == lead + t + given[len(lead) + len(t) :]
+    return lead, t, given[len(lead) + len(t) :]
+
+
+def form_of(s: Secret, data: bytes) -> str:
+    """The form of the first pattern of s whose bytes are data (after the dedupe,
+    a json or percent body equal to the raw value is the raw pattern)."""
+    owners = [p for p in s.pats if p.data == data]
+    assert owners, (s.name, data)
+    return owners[0].form
+
+
+def json_untrimmed(secret: int, s: Secret) -> list[Segment]:
+    """json.dumps of the given value (quotes included) as [before, match, after]:
+    escaping is character by character, so the escaped line breaks around the
+    value stay plain text and the body of the trimmed value is the match."""
+    lead, t, trail = split_given(s.given)
+    body = json_b(t.decode())
+    segs = [b'"' + json_b(lead.decode()), m(secret, form_of(s, body), body), json_b(trail.decode()) + b'"']
+    assert b"".join(seg_input(x) for x in segs) == json.dumps(s.given.decode()).encode()
+    return segs
+
+
+def b64_untrimmed(secret: int, s: Secret, alphabet: str = "std", padded: bool = True) -> tuple[list[Segment], str]:
+    """base64 of the given value as [before, match, after], and the variant the
+    match is meant to be. The trimmed value sits
+    at shift len(lead) % 3. With line breaks after it, the match is its core and,
+    when (s + n) % 3 != 0, one character more: that character holds v's last bits
+    and then the top bits of the CR or LF that follows (0x0D and 0x0A are below
+    0x10, so those bits are zero), which is exactly the last character of the
+    unpadded tail, a longer pattern. The padded tail never matches there, as the
+    character after it holds the low bits of a CR or LF, never '='."""
+    lead, t, trail = split_given(s.given)
+    blob = _b64(s.given, alphabet)
+    if not padded:
+        blob = blob.rstrip(b"=")
+    sh, base = len(lead) % 3, 4 * (len(lead) // 3)
+    start = base + _ceil_div(8 * sh, 6)
+    if trail:
+        end = base + (8 * (sh + len(t))) // 6 + (1 if (sh + len(t)) % 3 else 0)
+        kind = "tail-unpadded" if (sh + len(t)) % 3 else "core"
+    else:
+        end = len(blob)
+        # a value that ends on a group boundary has tails equal to its core (the dedupe)
+        kind = "core" if (sh + len(t)) % 3 == 0 else "tail-padded" if padded else "tail-unpadded"
+    return [blob[:start], M(secret, "base64", blob[start:end]), blob[end:]], f"{alphabet}/s{sh}/{kind}"
+
+
+def hex_untrimmed(secret: int, s: Secret, upper: bool = False) -> list[Segment]:
+    lead, t, trail = split_given(s.given)
+    enc = hex_upper if upper else hex_lower
+    return [enc(lead), m(secret, "hex", enc(t), "upper" if upper else "lower"), enc(trail)]
+
+
+def layout(secret: int, s: Secret, items: list[tuple[int, int | None]]) -> list[Segment]:
+    """Segments of an input laid out from pieces of the value: items are (byte,
+    its index in the trimmed value, or None for a byte that is not the value's,
+    such as a line break added by re-wrapping or a terminal's CR). Each maximal
+    run of consecutive value indices is a fragment candidate that extends to
+    the run's end; its leading CR and LF stay plain (no candidate starts at a
+    line break), and what is left is a match when it is at least 16 bytes long
+    (raw when it is the whole value), plain text otherwise."""
+    v = s.value
+    out: list[Segment] = []
+    i = 0
+    while i < len(items):
+        j = i + 1
+        if items[i][1] is not None:
+            while j < len(items) and items[j][1] is not None and items[j][1] == items[j - 1][1] + 1:
+                j += 1
+        run = items[i:j]
+        while run and run[0][0] in (CR, LF):
+            out.append(bytes([run[0][0]]))
+            run = run[1:]
+        data = bytes(b for b, _ in run)
+        if run and run[0][1] is not None and len(data) >= FRAGMENT:
+            assert data == v[run[0][1] : run[0][1] + len(data)]
+            out.append(m(secret, "raw" if data == v else "fragment", data))
+        elif data:
+            out.append(data)
+        i = j
+    return out
+
+
+def pem_items(value: bytes, width: int, terminal: bool, after: bytes) -> list[tuple[int, int | None]]:
+    """A PEM-like value (header line, base64 body lines, footer line) printed with
+    its body re-wrapped at `width`, followed by `after`; under a terminal every
+    LF is written as CR LF (the CR is not the value's)."""
+    lines = value.split(b"\n")
+    header, body_lines, footer = lines[0], lines[1:-1], lines[-1]
+    pos: list[int] = []  # value index of each body character
+    at = len(header) + 1
+    for line in body_lines:
+        pos += range(at, at + len(line))
+        at += len(line) + 1
+    body = b"".join(body_lines)
+    items: list[tuple[int, int | None]] = [(b, k) for k, b in enumerate(header)] + [(LF, len(header))]
+    for start in range(0, len(body), width):
+        items += [(body[j], pos[j]) for j in range(start, min(start + width, len(body)))]
+        items.append((LF, None) if start + width < len(body) else (LF, at - 1))
+    items += [(b, at + k) for k, b in enumerate(footer)] + [(b, None) for b in after]
+    assert bytes(b for b, _ in items) == b"\n".join([header] + [body[i : i + width] for i in range(0, len(body), width)] + [footer]) + after
+    if terminal:
+        items = [x for b, k in items for x in ([(CR, None), (b, k)] if b == LF else [(b, k)])]
+    return items
+
+
+# Short values (8 to 16 bytes once trimmed) and long ones, each given with line breaks.
+TRIM_SHORT = {
+    "lf": "token12345\n",  # the issue's example: read from a file
+    "crlf": '\r\nPa55"w0rd-x\r\n',  # json a differs from raw
+    "cr": "\rs1xteen-bytes-ok\r",  # 16 bytes: no fragments
+    "lf_lead": "\n\nAbc-1234",  # 8 bytes
+}
+TRIM_LONG = {
+    "lf": "lt_Yk9vR2FzZGZqa2w7cXdlcnR5dWlvcA/Zx" + "\n",  # 35 bytes + LF
+    "crlf": "\r\n" + 'ln_"quoted"/token-0123456789abcdefXYZ' + "\r\n",
+    "cr": "lc_QWxhZGRpbjpvcGVuIHNlc2FtZQ-long\r",
+    "lf_lead": "\nll_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+}
+
+
+def trim_forms(label: str, given: str) -> None:
+    """The forms every trimmed value is found in: printed without its line
+    breaks, with them, inside a JSON string with them escaped, and the base64
+    (both alphabets, padded and not) and hex (both cases) of the given value."""
+    s = S("TRIMMED", given, "<trimmed>")
+    lead, t, trail = split_given(s.given)
+    assert (lead or trail) and t != s.given
+    case(f"trim_{label}_raw_printed_without_line_breaks", [s], ["value=", m(0, "raw", t), " ok\n"])
+    case(f"trim_{label}_raw_printed_with_line_breaks", [s], ["value=", lead, m(0, "raw", t), trail, "next\n"])
+    case(f"trim_{label}_raw_whole_input_with_line_breaks", [s], [lead, m(0, "raw", t), trail])
+    case(f"trim_{label}_json_escaped_line_breaks", [s], ['{"value": ', *json_untrimmed(0, s), "}\n"])
+    for alphabet in ("std", "url"):
+        for padded in (True, False):
+            segs, variant = b64_untrimmed(0, s, alphabet, padded)
+            if alphabet == "std":  # url-safe patterns equal to std ones are std's (the dedupe)
+                segs[1] = M(0, "base64", segs[1].data, variant)
+            pad = "padded" if padded else "unpadded"
+            case(f"trim_{label}_base64_{alphabet}_{pad}_of_given", [s], ["b64=", *segs, "\n"])
+    case(f"trim_{label}_hex_lower_of_given", [s], ["hex=", *hex_untrimmed(0, s), "\n"])
+    case(f"trim_{label}_hex_upper_of_given", [s], ["HEX=", *hex_untrimmed(0, s, upper=True), "\n"])
+    case(f"trim_{label}_percent_of_given", [s],
+         ["q=", pct_b(lead), m(0, form_of(s, pct_b(t)), pct_b(t)), pct_b(trail), "&x=1\n"])
+    case(f"trim_{label}_same_length_with_line_breaks", [s], ["v=", lead, m(0, "raw", t), trail], {"sameLength": True})
+
+
+def group_trim() -> None:
+    # The issue's two examples.
+    pw = S("PW", "\nhunter2123", hex_value=True)
+    assert pw.to_json()["valueHex"] == "0a68756e74657232313233"
+    case("trim_issue_leading_newline_value", [pw], ["password:\n", m(0, "raw", "hunter2123")])
+    tok = S("TOKEN", "token12345\n")
+    case("trim_issue_trailing_newline_printed_without", [tok], [m(0, "raw", "token12345")])
+    case("trim_issue_trailing_newline_in_text", [tok], ["echo: ", m(0, "raw", "token12345"), " done\n"])
+    for label, given in TRIM_SHORT.items():
+        trim_forms(f"short_{label}", given)
+    for label, given in TRIM_LONG.items():
+        trim_forms(f"long_{label}", given)
+        s = S("TRIMMED", given)
+        lead, t, trail = split_given(s.given)
+        case(f"trim_long_{label}_fragment_at_value_end_before_line_break", [s],
+             ["...", m(0, "fragment", t[7:]), trail, "$ \n"])
+        case(f"trim_long_{label}_fragment_at_value_start_after_line_break", [s],
+             ["\n", lead, m(0, "fragment", t[:20]), "~\n"])
+    # Where version 3 and version 4 differ for a long value stored with a
+    # trailing newline (version 3 made the LF a byte of the value).
+    t = TRIM_LONG["lf"].rstrip("\n")
+    lf = [S("LONG_LF", TRIM_LONG["lf"], "<long>")]
+    # v3: the fragment extends over the LF and swallows it; v4: the LF stays.
+    case("trim_v4_fragment_stops_before_trailing_newline", lf, ["out: ", m(0, "fragment", t[10:]), "\nnext line\n"])
+    # v3: the last window (15 bytes and the LF) matched; v4: 15 bytes are no fragment.
+    case("trim_v4_15_bytes_before_newline_are_not_a_fragment", lf, ["out: " + t[-15:] + "\nnext line\n"])
+    # v3: the value and its LF are raw (the placeholder eats the line break); v4: raw without it.
+    case("trim_v4_raw_keeps_the_line_break", lf, ["k=", m(0, "raw", t), "\nk2\n"])
+    # v3: "\n" + value never matched raw (it starts at LF): a fragment; v4: raw, placeholder.
+    lead_lf = [S("LONG_LEAD", "\n" + t, "<long>")]
+    case("trim_v4_leading_newline_value_is_raw", lead_lf, ["key:\n", m(0, "raw", t), "\n"])
+    # Multi-line PEM-like values stored with a trailing newline.
+    pem = S("PEM_KEY", PEM + "\n", "fnox:PEM_KEY")
+    case("trim_pem_trailing_newline_printed", [pem], ["$ cat key.pem\n", m(0, "raw", PEM, "lf"), "\n$ "])
+    case("trim_pem_trailing_newline_terminal", [pem],
+         ["$ cat key.pem\r\n", m(0, "raw", crlf(PEM), "crlf"), "\r\n$ "])
+    case("trim_pem_trailing_newline_json", [pem], ['{"key": ', *json_untrimmed(0, pem), "}"])
+    segs, _ = b64_untrimmed(0, pem)
+    case("trim_pem_trailing_newline_base64_mime", [pem], ["Content-Transfer-Encoding: base64\n\n", *wrap(segs, 76, b"\n")])
+    pv = as_bytes(PEM)
+    case("trim_pem_rewrapped_76", [pem], ["$ fold key.pem\n", *layout(0, pem, pem_items(pv, 76, False, b"\n"))])
+    case("trim_pem_rewrapped_76_terminal", [pem],
+         ["$ fold key.pem\r\n", *layout(0, pem, pem_items(pv, 76, True, b"\n"))])
+    case("trim_pem_rewrapped_48_terminal", [pem],
+         ["$ fold key.pem\r\n", *layout(0, pem, pem_items(pv, 48, True, b"\n"))])
+    # A window that starts at an inner line break is no candidate; the one a
+    # byte later covers the same secret bytes (SPEC section 3).
+    at = PEM.index("\n")
+    assert len(PEM[at : at + FRAGMENT]) == FRAGMENT
+    case("trim_fragment_window_at_inner_line_break_starts_after_it", [pem],
+         ["x" + PEM[at], m(0, "fragment", PEM[at + 1 : at + 40]), "!\n"])
+    case("trim_pem_crlf_stored_value", [S("PEM_CRLF", crlf(PEM) + b"\r\n")],
+         ["key:\r\n", m(0, "raw", crlf(PEM), "lf"), "\r\n"])
+
+
 
 # ---------------------------------------------------------------------------
 # idle.json: streams with idle calls (SPEC section 4).
@@ -1236,11 +1474,119 @@ def group_idle() -> None:
               [("push", b"b64: " + core[:16] + b"\r\n"), "idle", ("push", core[16:] + b".\r\n"), "end"],
               ["b64: ", "", "[redacted:KEY].\r\n", ""],
               [["b64: ", m(0, "wrapped", core[:16] + b"\r\n" + core[16:]), ".\r\n"]])
+    # Rules version 4: a value stored with a trailing newline is complete without
+    # it, so nothing waits for the LF (under version 3 it was held until idle).
+    tok = S("TOKEN", "token12345\n")
+    idle_case("idle_trimmed_value_not_held_for_its_newline", [tok],
+              [("push", "login: token12345"), "idle", ("push", "\n"), "end"],
+              ["login: [redacted:TOKEN]", "", "\n", ""],
+              [["login: ", m(0, "raw", "token12345")], ["\n"]])
     idle_case("idle_wrapped_complete_core_kept_until_end", [key],
               [("push", b"b64: " + core[:16] + b"\r\n"), ("push", core[16:] + b"\r\n"), "idle", "end"],
               ["b64: ", "", "", "[redacted:KEY]\r\n"],
               [["b64: ", m(0, "wrapped", core[:16] + b"\r\n" + core[16:]), "\r\n"]])
 
+
+
+# ---------------------------------------------------------------------------
+# errors.json: secrets and options that every compile must refuse (SPEC
+# section 1), each with the one kind of error it must give. The generator
+# checks each case against section 1 here: the case has exactly that fault.
+# ---------------------------------------------------------------------------
+
+ERROR_KINDS = ("unsupported version", "invalid name", "duplicate name", "value too short",
+               "value too long", "placeholder too long", "placeholder leaks", "redaction leaks")
+ERROR_CASES: list[dict] = []
+
+
+def spec_faults(secrets: list[dict], options: dict) -> set[str]:
+    """Every fault of SPEC section 1 in these secrets and options (the leak checks
+    only where each secret is valid on its own)."""
+    faults = set()
+    if options.get("version", RULES_VERSION) != RULES_VERSION:
+        faults.add("unsupported version")
+    names: set[bytes] = set()
+    fields_ok = True
+    for d in secrets:
+        name = d["name"].encode()
+        value = bytes.fromhex(d["valueHex"]) if "valueHex" in d else d["value"].encode()
+        ph = bytes.fromhex(d["placeholderHex"]) if "placeholderHex" in d else d.get("placeholder", "").encode()
+        for fault, broken in (
+            ("invalid name", not (1 <= len(name) <= MAX_NAME and re.fullmatch(rb"[A-Za-z0-9_.\-]+", name))),
+            ("duplicate name", name in names),
+            ("value too long", len(value) > MAX_VALUE),  # as given
+            ("value too short", len(value) <= MAX_VALUE and len(trim(value)) < MIN_VALUE),  # once trimmed
+            ("placeholder too long", len(ph) > MAX_PLACEHOLDER),
+        ):
+            if broken:
+                faults.add(fault)
+                fields_ok = False
+        names.add(name)
+    if fields_ok:
+        objs = [Secret(d["name"], bytes.fromhex(d["valueHex"]) if "valueHex" in d else d["value"].encode(),
+                       d.get("placeholder", "").encode()) for d in secrets]
+        mt = Matcher(objs)
+        for s in objs:
+            if s.placeholder and mt.first_candidate(s.placeholder) is not None:
+                faults.add("placeholder leaks")
+            if mt.first_candidate(s.redacted()) is not None:
+                faults.add("redaction leaks")
+    return faults
+
+
+def error_case(name: str, error: str, secrets: list[dict], options: dict | None = None) -> None:
+    assert error in ERROR_KINDS and all(c["name"] != name for c in ERROR_CASES), name
+    faults = spec_faults(secrets, options or {})
+    assert faults == {error}, f"{name}: the case has {sorted(faults)}, not just {error!r}"
+    d: dict = {"name": name, "secrets": secrets}
+    if options:
+        d["options"] = options
+    d["error"] = error
+    ERROR_CASES.append(d)
+
+
+def group_errors() -> None:
+    ok = [{"name": "API_KEY", "value": API}]
+    for version in (3, 5, 0):
+        error_case(f"unsupported_version_{version}", "unsupported version", ok, {"version": version})
+    error_case("unsupported_version_3_no_secrets", "unsupported version", [], {"version": 3})
+    error_case("unsupported_version_3_same_length", "unsupported version", ok, {"version": 3, "sameLength": True})
+    error_case("invalid_name_empty", "invalid name", [{"name": "", "value": API}])
+    error_case("invalid_name_space", "invalid name", [{"name": "API KEY", "value": API}])
+    error_case("invalid_name_129_bytes", "invalid name", [{"name": "N" * 129, "value": API}])
+    error_case("invalid_name_non_ascii", "invalid name", [{"name": "CL\u00c9", "value": API}])
+    error_case("invalid_name_second_secret", "invalid name", ok + [{"name": "a/b", "value": GH}])
+    error_case("duplicate_name", "duplicate name", ok + [{"name": "API_KEY", "value": GH}])
+    error_case("duplicate_name_same_value", "duplicate name", ok + ok)
+    error_case("value_too_short_7_bytes", "value too short", [{"name": "SHORT", "value": "abc1234"}])
+    error_case("value_too_short_once_trimmed", "value too short", [{"name": "SHORT", "value": "\nabc1234\n"}])
+    error_case("value_too_short_once_trimmed_crlf", "value too short", [{"name": "SHORT", "value": "\r\n\r\nabc1234\r\n"}])
+    error_case("value_too_short_only_line_breaks", "value too short", [{"name": "BREAKS", "value": "\r\n\n\r\n\r\r\n\n"}])
+    error_case("value_too_short_empty", "value too short", [{"name": "EMPTY", "value": ""}])
+    long_value = (LONG * 513)[:MAX_VALUE]
+    assert len(long_value) == MAX_VALUE
+    error_case("value_too_long_65537_bytes_with_newline", "value too long", [{"name": "BIG", "value": long_value + "\n"}])
+    error_case("value_too_long_65537_bytes", "value too long", [{"name": "BIG", "value": long_value + "x"}])
+    error_case("placeholder_too_long_1025_bytes", "placeholder too long",
+               [{"name": "API_KEY", "value": API, "placeholder": "p" * (MAX_PLACEHOLDER + 1)}])
+    error_case("placeholder_leaks_other_value", "placeholder leaks",
+               [{"name": "DB_PASS", "value": "hunter2hunter2"},
+                {"name": "API_KEY", "value": API, "placeholder": "use hunter2hunter2 here"}])
+    error_case("placeholder_leaks_own_value", "placeholder leaks",
+               [{"name": "API_KEY", "value": API, "placeholder": "<" + API + ">"}])
+    error_case("placeholder_leaks_hex_of_other_value", "placeholder leaks",
+               [{"name": "DB_PASS", "value": "hunter2hunter2"},
+                {"name": "API_KEY", "value": API, "placeholder": hex_lower(b"hunter2hunter2").decode()}])
+    error_case("placeholder_leaks_trimmed_value", "placeholder leaks",
+               [{"name": "TOKEN", "value": "token12345\n"},
+                {"name": "API_KEY", "value": API, "placeholder": "token12345"}])
+    error_case("redaction_leaks_name_is_other_value", "redaction leaks",
+               [{"name": "DB_PASS", "value": "hunter2hunter2"}, {"name": "hunter2hunter2", "value": "unrelated-value-1"}])
+    error_case("redaction_leaks_same_length", "redaction leaks",
+               [{"name": "DB_PASS", "value": "hunter2hunter2"}, {"name": "hunter2hunter2", "value": "unrelated-value-1"}],
+               {"sameLength": True})
+    error_case("redaction_leaks_name_holds_fragment", "redaction leaks",
+               [{"name": "GH_TOKEN", "value": GH}, {"name": "x" + GH[5:21], "value": "unrelated-value-1"}])
 
 
 # ---------------------------------------------------------------------------
@@ -1261,16 +1607,17 @@ PATTERN_VALUES: list[tuple[str, bytes]] = [
     ("repetitive_20_bytes", b"ab" * 10),
     ("mixed_line_ends", as_bytes("user=svc\r\npass=Tr0ub4dor-3\nend=1")),
     ("base64_plus_slash", as_bytes(B14)),
+    ("trimmed_line_breaks_around", b"\r\n\ntoken\n12345\r\n"),  # listed: the patterns of "token\n12345"
 ]
 
 
 def pattern_document() -> dict:
     values = []
     for name, v in PATTERN_VALUES:
-        check_encoders(v)
+        check_encoders(trim(v))
         d: dict = {"name": name}
         d.update(text_or_hex("value", v))
-        d["patterns"] = [{"form": p.form, "variant": p.variant, "hex": p.data.hex()} for p in patterns(v)]
+        d["patterns"] = [{"form": p.form, "variant": p.variant, "hex": p.data.hex()} for p in patterns(trim(v))]
         values.append(d)
     return {"format": 1, "values": values}
 
@@ -1316,7 +1663,9 @@ def main_groups() -> None:
     group_multi()
     group_non_utf8()
     group_long()
+    group_trim()
     group_idle()
+    group_errors()
 
 
 def dumps(obj: dict) -> str:
@@ -1327,6 +1676,7 @@ def render_all() -> dict[str, str]:
     """File name -> the text the generator writes."""
     CASES.clear()
     IDLE_CASES.clear()
+    ERROR_CASES.clear()
     COVERAGE.clear()
     check_spec_example()
     main_groups()
@@ -1336,6 +1686,7 @@ def render_all() -> dict[str, str]:
         "vectors.json": dumps(vectors),
         "idle.json": dumps({"format": 1, "cases": IDLE_CASES}),
         "patterns.json": dumps(pattern_document()),
+        "errors.json": dumps({"format": 1, "cases": ERROR_CASES}),
     }
 
 
@@ -1387,11 +1738,12 @@ def main(argv: list[str]) -> int:
         if problems:
             print("stale: run python3 vectors/generate.py", file=sys.stderr)
             return 1
-        print(f"vectors are fresh: {len(CASES)} cases, {len(IDLE_CASES)} idle cases, {len(PATTERN_VALUES)} pattern lists")
+        print(f"vectors are fresh: {len(CASES)} cases, {len(IDLE_CASES)} idle cases, {len(PATTERN_VALUES)} pattern lists, "
+              f"{len(ERROR_CASES)} error cases")
         return 0
     for name, text in files.items():
         (HERE / name).write_text(text, encoding="utf-8", newline="\n")
-    print(f"wrote {len(CASES)} cases, {len(IDLE_CASES)} idle cases, {len(PATTERN_VALUES)} pattern lists")
+    print(f"wrote {len(CASES)} cases, {len(IDLE_CASES)} idle cases, {len(PATTERN_VALUES)} pattern lists, {len(ERROR_CASES)} error cases")
     return 0
 
 

@@ -1,5 +1,6 @@
 """Tests of the Python bindings: vectors/vectors.json (SPEC section 5) at every
-split point and one byte at a time, vectors/idle.json, and misuse.
+split point and one byte at a time, vectors/idle.json, vectors/errors.json, and
+misuse.
 
     cargo build --release
     python3 -m unittest discover -s bindings/python -v
@@ -278,6 +279,42 @@ class MisuseTest(unittest.TestCase):
     def test_stream_cannot_be_made_directly(self):
         with self.assertRaises(TypeError):
             slicc_scrub.Stream()
+
+
+class ErrorVectorsTest(unittest.TestCase):
+    """Every case of vectors/errors.json fails to compile, from the secrets and
+    from their JSON, with its status, and the message shows no value or
+    placeholder. The binding always compiles with its own rules version: the
+    cases of another version are run by the C harness."""
+
+    def test_error_cases(self):
+        with open(VECTORS / "errors.json", encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+        self.assertGreater(len(cases), 10)
+        run = 0
+        for case in cases:
+            options = case.get("options", {})
+            if options.get("version", slicc_scrub.RULES_VERSION) != slicc_scrub.RULES_VERSION:
+                continue
+            run += 1
+            want = Status[case["error"].upper().replace(" ", "_")]
+            same_length = bool(options.get("sameLength", False))
+            shown = []
+            for s in case["secrets"]:
+                shown.append(_field(s, "value", "valueHex").strip(b"\r\n"))
+                shown.append(_field(s, "placeholder", "placeholderHex"))
+            for how, compile_ in (
+                ("secrets", lambda: Scrubber(case["secrets"], same_length=same_length)),
+                ("from_json", lambda: Scrubber.from_json(json.dumps(case["secrets"]), same_length=same_length)),
+            ):
+                with self.subTest(case=case["name"], how=how):
+                    with self.assertRaises(ScrubError) as cm:
+                        compile_()
+                    self.assertEqual(cm.exception.status, want)
+                    text = (str(cm.exception) + repr(cm.exception)).encode("utf-8")
+                    for secret in shown:  # shorter ones could occur by chance
+                        self.assertFalse(len(secret) >= 7 and secret in text, "the message shows a secret")
+        self.assertGreater(run, 10)
 
 
 if __name__ == "__main__":

@@ -39,8 +39,11 @@ impl Automaton {
     /// pattern (overlapping, `MatchKind::Standard`). Pattern ids are indexes
     /// into `patterns`.
     pub(crate) fn new(patterns: &[&[u8]]) -> Automaton {
+        // No prefilter: the automaton is stepped a byte at a time, and a
+        // prefilter would keep copies of the patterns.
         let nfa = NFA::builder()
             .match_kind(MatchKind::Standard)
+            .prefilter(false)
             .build(patterns)
             .expect("pattern set within the automaton's size limits");
         let start = nfa

@@ -23,7 +23,7 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 use automaton::Automaton;
-use seeds::{GRAM, GramIndex, GramSet};
+use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE};
 use suffix::SuffixAutomaton;
 use table::{Table, TableBuilder};
 
@@ -56,6 +56,14 @@ pub(crate) struct Engine {
     /// The first gram of every pattern (direct and view): where none
     /// starts, no candidate can be open at the end of the input.
     pub(crate) starts: GramSet,
+}
+
+/// A placeholder is secret too: wiped when the scrubber goes. (The values
+/// and everything made from them live in wiped buffers of their own.)
+impl Drop for CompiledSecret {
+    fn drop(&mut self) {
+        self.raw_replacement.zeroize();
+    }
 }
 
 impl Engine {
@@ -190,7 +198,8 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
         .chain(windows.then_some(FRAGMENT))
         .min()
         .unwrap_or(GRAM);
-    let mut index = GramIndex::new(shortest + 1 - GRAM);
+    let stride = (shortest + 1 - GRAM).clamp(1, MAX_STRIDE);
+    let mut index = GramIndex::new(stride, 2 * stride * table.len());
     for id in 0..table.len() as u32 {
         let pattern = table.pattern(id);
         for offset in 0..index.stride {

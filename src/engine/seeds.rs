@@ -5,7 +5,7 @@
 //! automata are then stepped only over the last stretch of a large push, to
 //! know exactly what to hold back.
 
-use super::hash::IntMap;
+use super::wipe::{self, Wiped};
 
 pub(crate) const GRAM: usize = 8;
 pub(crate) const MAX_STRIDE: usize = 16;
@@ -20,43 +20,86 @@ pub(crate) struct GramIndex {
     pub(crate) stride: usize,
     bits: Vec<u64>,
     shift: u32,
-    offsets: IntMap<u64, u64>,
+    /// While building: (gram, offset) pairs, room reserved by the caller.
+    building: Wiped<u64>,
+    /// Distinct grams, sorted (a gram is 8 bytes of a pattern: wiped), and
+    /// the offsets of each.
+    grams: Wiped<u64>,
+    offsets: Vec<u64>,
 }
 
 impl GramIndex {
-    pub(crate) fn new(stride: usize) -> GramIndex {
+    /// An index with room for `grams` insertions.
+    pub(crate) fn new(stride: usize, grams: usize) -> GramIndex {
         GramIndex {
             // Sampling more sparsely gains little, and each pattern is
             // indexed at `stride` offsets.
             stride: stride.clamp(1, MAX_STRIDE),
             bits: Vec::new(),
             shift: 64,
-            offsets: IntMap::default(),
+            building: wipe::with_capacity(grams),
+            grams: wipe::with_capacity(0),
+            offsets: Vec::new(),
         }
     }
 
     /// The gram that starts `bytes` occurs at `offset` of a pattern.
     pub(crate) fn insert(&mut self, bytes: &[u8], offset: usize) {
-        *self.offsets.entry(gram(bytes)).or_insert(0) |= 1 << offset;
+        assert!(
+            self.building.len() < self.building.capacity(),
+            "room counted ahead"
+        );
+        self.building.push(gram(bytes));
+        self.building.push(offset as u64);
     }
 
-    /// Builds the bitmap: about 32 bits a gram keeps false positives rare.
+    /// Sorts the grams and builds the bitmap: about 32 bits a gram keeps
+    /// false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
-        self.offsets.shrink_to_fit();
-        let want = (self.offsets.len() * 32).clamp(1 << 12, 1 << 28);
+        let pairs = self.building.len() / 2;
+        let mut order: Vec<u32> = (0..pairs as u32).collect();
+        order.sort_unstable_by_key(|&i| self.building[2 * i as usize]);
+        let distinct = {
+            let mut n = 0;
+            let mut last = None;
+            for &i in &order {
+                let g = self.building[2 * i as usize];
+                if last != Some(g) {
+                    n += 1;
+                    last = Some(g);
+                }
+            }
+            n
+        };
+        let mut grams = wipe::with_capacity(distinct);
+        let mut offsets = Vec::with_capacity(distinct);
+        for &i in &order {
+            let (g, offset) = (
+                self.building[2 * i as usize],
+                self.building[2 * i as usize + 1],
+            );
+            if grams.last() != Some(&g) {
+                grams.push(g);
+                offsets.push(0);
+            }
+            *offsets.last_mut().expect("pushed") |= 1 << offset;
+        }
+        self.building = wipe::with_capacity(0);
+        self.grams = grams;
+        self.offsets = offsets;
+        let want = (self.grams.len() * 32).clamp(1 << 12, 1 << 28);
         let log = want.next_power_of_two().trailing_zeros();
         self.bits = vec![0; (1usize << log) / 64];
         self.shift = 64 - log;
-        let keys: Vec<u64> = self.offsets.keys().copied().collect();
-        for key in keys {
-            let bit = self.bit(key);
+        for i in 0..self.grams.len() {
+            let bit = self.bit(self.grams[i]);
             self.bits[bit / 64] |= 1 << (bit % 64);
         }
         self
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.offsets.is_empty()
+        self.grams.is_empty()
     }
 
     #[inline(always)]
@@ -72,11 +115,14 @@ impl GramIndex {
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
             return 0;
         }
-        self.offsets.get(&gram).copied().unwrap_or(0)
+        match self.grams.binary_search(&gram) {
+            Ok(i) => self.offsets[i],
+            Err(_) => 0,
+        }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.len() * 8 + self.offsets.capacity() * 17
+        self.bits.capacity() * 8 + self.grams.capacity() * 8 + self.offsets.capacity() * 8
     }
 }
 

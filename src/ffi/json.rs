@@ -9,7 +9,7 @@
 
 use std::ffi::c_char;
 
-use crate::secrets_from_json;
+use crate::{MAX_SECRETS_JSON, compile, secrets_from_json};
 
 use super::boundary::{Failure, boundary_with_error, try_slice};
 use super::scrubber::{compile_into, scrub_options, scrub_scrubber};
@@ -38,7 +38,8 @@ fn read_secrets(json: &[u8]) -> Result<Vec<crate::Secret>, Failure> {
 ///
 /// - `json`: `json_len` bytes of UTF-8 JSON, not NUL-terminated (a
 ///   terminating NUL, if counted in `json_len`, is a syntax error). Copied
-///   during the call.
+///   during the call. At most 64 MiB: a longer `json_len` is refused with
+///   `SCRUB_STATUS_INVALID_SECRETS_JSON` before any byte is read.
 /// - `options`, `scrubber_out`, `error_out`: as for `scrub_compile`.
 ///
 /// Errors: `SCRUB_STATUS_INVALID_JSON` (not JSON; the message gives the
@@ -59,8 +60,18 @@ pub unsafe extern "C" fn scrub_compile_json(
     // SAFETY: the caller's contract for every pointer.
     unsafe {
         boundary_with_error(error_out, || {
-            compile_into(scrubber_out, options, || {
-                read_secrets(try_slice(json.cast::<u8>(), json_len, "json")?)
+            compile_into(scrubber_out, options, |options| {
+                // The cap first: a length over it is refused unread.
+                if json_len > MAX_SECRETS_JSON {
+                    return Err(Failure::new(
+                        scrub_status::InvalidSecretsJson,
+                        format!(
+                            "json_len is {json_len}: secrets JSON may be at most {MAX_SECRETS_JSON} bytes"
+                        ),
+                    ));
+                }
+                let secrets = read_secrets(try_slice(json.cast::<u8>(), json_len, "json")?)?;
+                Ok(compile(&secrets, options)?)
             })
         })
     }

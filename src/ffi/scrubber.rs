@@ -3,7 +3,10 @@
 use std::ffi::c_char;
 use std::mem::offset_of;
 
-use crate::{MAX_NAME, Options, Scrubber, Secret, compile};
+use crate::{
+    CompileError, MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, Options, Scrubber, Secret,
+    compile,
+};
 
 use super::boundary::{
     Failure, FfiResult, Out, boundary, boundary_with_error, bytes_ptr, empty_bytes, free_handle,
@@ -33,13 +36,17 @@ pub struct scrub_secret {
     pub name: *const c_char,
     /// The value's bytes (any bytes, NUL included; need not be UTF-8).
     pub value: *const u8,
-    /// `SCRUB_MIN_VALUE` to `SCRUB_MAX_VALUE`.
+    /// At most `SCRUB_MAX_VALUE` (a longer length is refused with
+    /// `SCRUB_STATUS_VALUE_TOO_LONG` before any byte is read); at least
+    /// `SCRUB_MIN_VALUE` once leading and trailing CR and LF are trimmed.
     pub value_len: usize,
     /// What replaces a raw match, or NULL for none (then
     /// `[redacted:<name>]`, as for every other form). NULL with a non-zero
     /// length is an error.
     pub placeholder: *const u8,
-    /// At most `SCRUB_MAX_PLACEHOLDER`; 0 means no placeholder.
+    /// At most `SCRUB_MAX_PLACEHOLDER` (a longer length is refused with
+    /// `SCRUB_STATUS_PLACEHOLDER_TOO_LONG` before any byte is read); 0 means
+    /// no placeholder.
     pub placeholder_len: usize,
 }
 
@@ -128,9 +135,28 @@ unsafe fn read_name(name: *const c_char) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// A field over its limit, left out of the secret instead of copied.
+#[derive(Clone, Copy)]
+enum Oversize {
+    Value(usize),
+    /// `value_ok`: the value itself is within its limits (else its fault
+    /// is the one to report).
+    Placeholder {
+        len: usize,
+        value_ok: bool,
+    },
+}
+
+/// Reads one secret. A value or placeholder over its limit is neither read
+/// nor copied: the secret comes back with an empty value and no placeholder,
+/// and the field's length in [`Oversize`].
+///
 /// # Safety
 /// The pointers of `secret` follow the contract of `scrub_secret`.
-unsafe fn read_secret(index: usize, secret: &scrub_secret) -> FfiResult<Secret> {
+unsafe fn read_secret(
+    index: usize,
+    secret: &scrub_secret,
+) -> FfiResult<(Secret, Option<Oversize>)> {
     let null = |what: &str| {
         Failure::new(
             scrub_status::NullArgument,
@@ -148,24 +174,63 @@ unsafe fn read_secret(index: usize, secret: &scrub_secret) -> FfiResult<Secret> 
     if secret.placeholder.is_null() && secret.placeholder_len != 0 {
         return Err(null("placeholder (with a non-zero placeholder_len)"));
     }
-    let bad_len = |what: &str| {
-        Failure::new(
-            scrub_status::InvalidArgument,
-            format!("secret {index}: {what} is larger than any object"),
-        )
-    };
-    // SAFETY: the caller's contract for value and placeholder.
-    let value = unsafe { try_slice(secret.value, secret.value_len, "value") }
-        .map_err(|_| bad_len("value_len"))?;
+    // The limits first: nothing of an oversized field is read or copied.
+    if secret.value_len > MAX_VALUE {
+        let oversize = Oversize::Value(secret.value_len);
+        return Ok((Secret::new(name, Vec::new()), Some(oversize)));
+    }
+    // SAFETY: the caller's contract for value; the length is small.
+    let value = unsafe { try_slice(secret.value, secret.value_len, "value")? };
+    if secret.placeholder_len > MAX_PLACEHOLDER {
+        // The value's own faults come first (SPEC §1 order): a value too
+        // short is stood in for by one as short, a good one by an empty one.
+        let trimmed = crate::trim_line_breaks(value).len();
+        let value_ok = trimmed >= MIN_VALUE;
+        let stand_in = if value_ok { 0 } else { trimmed };
+        let oversize = Oversize::Placeholder {
+            len: secret.placeholder_len,
+            value_ok,
+        };
+        return Ok((Secret::new(name, vec![b'x'; stand_in]), Some(oversize)));
+    }
     // SAFETY: as above.
     let placeholder =
-        unsafe { try_slice(secret.placeholder, secret.placeholder_len, "placeholder") }
-            .map_err(|_| bad_len("placeholder_len"))?;
+        unsafe { try_slice(secret.placeholder, secret.placeholder_len, "placeholder")? };
     let mut secret = Secret::new(name, value);
     if !placeholder.is_empty() {
         secret = secret.with_placeholder(placeholder);
     }
-    Ok(secret)
+    Ok((secret, None))
+}
+
+/// Compiles secrets read by [`read_secret`]. Where a field was over its
+/// limit, the error is the one `compile` gives for the whole list: the
+/// first fault by index, and within a secret in SPEC §1 order. Those
+/// fields were left out, and an empty value is "too short", so the compile
+/// fails at or before the first such secret, naming it (or hiding its name)
+/// as it would.
+fn compile_read(
+    secrets: Vec<(Secret, Option<Oversize>)>,
+    options: &Options,
+) -> FfiResult<Scrubber> {
+    let oversize: Vec<Option<Oversize>> = secrets.iter().map(|(_, o)| *o).collect();
+    let secrets: Vec<Secret> = secrets.into_iter().map(|(s, _)| s).collect();
+    let error = match compile(&secrets, options) {
+        Ok(scrubber) => return Ok(scrubber),
+        Err(error) => error,
+    };
+    let error = match (error, &oversize) {
+        (CompileError::ValueTooShort { index, name, len }, oversize) => match oversize[index] {
+            Some(Oversize::Value(len)) => CompileError::ValueTooLong { index, name, len },
+            Some(Oversize::Placeholder {
+                len,
+                value_ok: true,
+            }) => CompileError::PlaceholderTooLong { index, name, len },
+            _ => CompileError::ValueTooShort { index, name, len },
+        },
+        (error, _) => error,
+    };
+    Err(error.into())
 }
 
 /// Compiles `secrets` into a scrubber.
@@ -197,12 +262,13 @@ pub unsafe extern "C" fn scrub_compile(
     // SAFETY: the caller's contract for every pointer.
     unsafe {
         boundary_with_error(error_out, || {
-            compile_into(scrubber_out, options, || {
-                try_slice(secrets, secrets_len, "secrets")?
+            compile_into(scrubber_out, options, |options| {
+                let secrets = try_slice(secrets, secrets_len, "secrets")?
                     .iter()
                     .enumerate()
                     .map(|(index, secret)| read_secret(index, secret))
-                    .collect()
+                    .collect::<FfiResult<_>>()?;
+                compile_read(secrets, options)
             })
         })
     }
@@ -216,13 +282,13 @@ pub unsafe extern "C" fn scrub_compile(
 pub(crate) unsafe fn compile_into(
     scrubber_out: *mut *mut scrub_scrubber,
     options: *const scrub_options,
-    secrets: impl FnOnce() -> FfiResult<Vec<Secret>>,
+    compile: impl FnOnce(&Options) -> FfiResult<Scrubber>,
 ) -> FfiResult<()> {
     // SAFETY: the caller's contract for both pointers.
     let scrubber_out = unsafe { Out::new(scrubber_out, "scrubber_out")? };
     scrubber_out.set(std::ptr::null_mut());
     let options = unsafe { read_options(options)? };
-    let inner = compile(&secrets()?, &options)?;
+    let inner = compile(&options)?;
     scrubber_out.set(into_handle(scrub_scrubber { inner }));
     Ok(())
 }

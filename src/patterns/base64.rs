@@ -3,25 +3,37 @@
 //! alphabet and shift: the core (the characters whose six bits all come from
 //! the value) and the tail (for a value that ends the blob), padded and not.
 
+use zeroize::Zeroizing;
+
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL_SAFE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 pub(super) fn variants(value: &[u8]) -> Vec<(String, Vec<u8>)> {
     let n = value.len();
     let mut out = Vec::with_capacity(18);
+    // `s` zero bytes, the value, three zero bytes: sized once, so it never
+    // grows (a grown buffer would leave a freed copy of the value), and
+    // wiped when dropped, as is every encoding made from it.
+    let mut blob = Zeroizing::new(Vec::with_capacity(n + 5));
     for (name, alphabet) in [("std", STANDARD), ("url", URL_SAFE)] {
         for shift in 0..3usize {
+            blob.clear();
+            blob.resize(shift, 0);
+            blob.extend_from_slice(value);
             // Characters before ceil(8s/6) carry bits of the s zero bytes.
             let skip = (8 * shift).div_ceil(6);
-            let mut blob = vec![0u8; shift];
-            blob.extend_from_slice(value);
-            let tail = encode(&blob, alphabet);
+            let tail = Zeroizing::new(encode(&blob, alphabet));
             blob.extend_from_slice(&[0, 0, 0]);
             let core_end = 8 * (shift + n) / 6;
-            let core = encode(&blob, alphabet)[skip..core_end].to_vec();
-            out.push((format!("{name}/s{shift}/core"), core));
-            let mut padded = tail[skip..].to_vec();
-            padded.resize(tail.len().next_multiple_of(4) - skip, b'=');
+            let core = Zeroizing::new(encode(&blob, alphabet));
+            out.push((
+                format!("{name}/s{shift}/core"),
+                core[skip..core_end].to_vec(),
+            ));
+            let padded_len = tail.len().next_multiple_of(4) - skip;
+            let mut padded = Vec::with_capacity(padded_len);
+            padded.extend_from_slice(&tail[skip..]);
+            padded.resize(padded_len, b'=');
             out.push((format!("{name}/s{shift}/tail-padded"), padded));
             out.push((
                 format!("{name}/s{shift}/tail-unpadded"),

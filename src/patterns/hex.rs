@@ -8,8 +8,9 @@ pub(super) fn variants(value: &[u8]) -> [(&'static str, Vec<u8>); 2] {
 }
 
 fn encode(value: &[u8], digits: &[u8; 16]) -> Vec<u8> {
-    value
-        .iter()
-        .flat_map(|&b| [digits[usize::from(b >> 4)], digits[usize::from(b & 15)]])
-        .collect()
+    let mut out = Vec::with_capacity(2 * value.len());
+    for &b in value {
+        out.extend_from_slice(&[digits[usize::from(b >> 4)], digits[usize::from(b & 15)]]);
+    }
+    out
 }

@@ -11,7 +11,8 @@ pub(super) fn variants(value: &[u8]) -> [(&'static str, Vec<u8>); 3] {
 }
 
 fn encode(value: &[u8], quot: &[u8], apos: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(value.len() + 8);
+    // `&quot;` is the longest escape: the buffer never grows.
+    let mut out = super::buffer(6 * value.len());
     for &b in value {
         match b {
             b'&' => out.extend_from_slice(b"&amp;"),
@@ -22,5 +23,5 @@ fn encode(value: &[u8], quot: &[u8], apos: &[u8]) -> Vec<u8> {
             b => out.push(b),
         }
     }
-    out
+    super::exact(out)
 }

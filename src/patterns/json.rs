@@ -21,35 +21,42 @@ enum Style {
 }
 
 fn encode(text: &str, style: Style) -> Vec<u8> {
-    let mut out = String::with_capacity(text.len() + 8);
+    // At most 6 bytes per input byte (`\u00xx` for a control byte; a
+    // surrogate pair is 12 bytes for a 4-byte scalar): the buffer never
+    // grows, so no freed copy of a partial encoding is left behind.
+    let mut out = super::buffer(6 * text.len());
     for c in text.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\u{8}' => out.extend_from_slice(b"\\b"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\u{c}' => out.extend_from_slice(b"\\f"),
+            '\r' => out.extend_from_slice(b"\\r"),
             c if (c as u32) < 0x20 => unicode_escape(&mut out, c),
             '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if style == Style::HtmlSafe => {
                 unicode_escape(&mut out, c)
             }
-            '/' if style == Style::Php => out.push_str("\\/"),
+            '/' if style == Style::Php => out.extend_from_slice(b"\\/"),
             '\u{7f}' if style == Style::Ascii => unicode_escape(&mut out, c),
             c if !c.is_ascii() && matches!(style, Style::Ascii | Style::Php) => {
                 unicode_escape(&mut out, c)
             }
-            c => out.push(c),
+            c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
     }
-    out.into_bytes()
+    super::exact(out)
 }
 
 /// `\uxxxx` in lowercase hex, as a UTF-16 surrogate pair above U+FFFF.
-fn unicode_escape(out: &mut String, c: char) {
+fn unicode_escape(out: &mut Vec<u8>, c: char) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut units = [0u16; 2];
-    for unit in c.encode_utf16(&mut units) {
-        out.push_str(&format!("\\u{unit:04x}"));
+    for &mut unit in c.encode_utf16(&mut units) {
+        out.extend_from_slice(b"\\u");
+        for shift in [12, 8, 4, 0] {
+            out.push(DIGITS[usize::from(unit >> shift & 15)]);
+        }
     }
 }

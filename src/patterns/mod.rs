@@ -10,6 +10,8 @@ mod percent;
 use std::collections::HashSet;
 use std::fmt;
 
+use zeroize::Zeroize;
+
 use crate::FRAGMENT;
 use crate::form::Form;
 use crate::secret::trim_line_breaks;
@@ -18,7 +20,8 @@ use crate::secret::trim_line_breaks;
 /// its bytes. Base64 and hex patterns are also matched with CR and LF
 /// removed from the input (the `wrapped` form).
 ///
-/// `Debug` shows the form, the variant and the length, never the bytes.
+/// `Debug` shows the form, the variant and the length, never the bytes,
+/// which are wiped when the pattern is dropped.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Pattern {
     pub form: Form,
@@ -28,6 +31,13 @@ pub struct Pattern {
     /// `lower`/`upper` (hex).
     pub variant: String,
     pub bytes: Vec<u8>,
+}
+
+/// A pattern is made from a value: its bytes are wiped when it is dropped.
+impl Drop for Pattern {
+    fn drop(&mut self) {
+        self.bytes.zeroize();
+    }
 }
 
 impl fmt::Debug for Pattern {
@@ -64,12 +74,18 @@ fn build(value: &[u8], fragments: bool) -> Vec<Pattern> {
         list.add(Form::Raw, "crlf".into(), crlf);
     }
     if fragments && value.len() > FRAGMENT {
+        // Windows are compared among themselves by slices of the value: a
+        // window equals no other pattern of a value longer than a window.
+        let mut seen: HashSet<&[u8]> = HashSet::new();
         for k in 0..=value.len() - FRAGMENT {
-            list.add(
-                Form::Fragment,
-                format!("@{k}"),
-                value[k..k + FRAGMENT].to_vec(),
-            );
+            let window = &value[k..k + FRAGMENT];
+            if seen.insert(window) {
+                list.patterns.push(Pattern {
+                    form: Form::Fragment,
+                    variant: format!("@{k}"),
+                    bytes: window.to_vec(),
+                });
+            }
         }
     }
     if let Ok(text) = std::str::from_utf8(value) {
@@ -96,10 +112,11 @@ fn build(value: &[u8], fragments: bool) -> Vec<Pattern> {
 /// such an LF: what a terminal's output processing prints for it.
 fn lf_as_crlf(value: &[u8]) -> Option<Vec<u8>> {
     let lone = |i: usize| value[i] == b'\n' && (i == 0 || value[i - 1] != b'\r');
-    if !(0..value.len()).any(lone) {
+    let lone_count = (0..value.len()).filter(|&i| lone(i)).count();
+    if lone_count == 0 {
         return None;
     }
-    let mut out = Vec::with_capacity(value.len() + 8);
+    let mut out = Vec::with_capacity(value.len() + lone_count);
     for (i, &byte) in value.iter().enumerate() {
         if lone(i) {
             out.push(b'\r');
@@ -109,20 +126,41 @@ fn lf_as_crlf(value: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// A buffer of `bound` bytes, at least what the encoding will write, so
+/// that it never grows (a growing buffer leaves a freed copy of what it
+/// held); [`exact`] then trims it.
+pub(super) fn buffer(bound: usize) -> Vec<u8> {
+    Vec::with_capacity(bound)
+}
+
+/// `buffer` copied into one of exactly its length, and wiped.
+pub(super) fn exact(mut buffer: Vec<u8>) -> Vec<u8> {
+    if buffer.capacity() == buffer.len() {
+        return buffer;
+    }
+    let out = buffer.as_slice().to_vec();
+    buffer.zeroize();
+    out
+}
+
+/// The patterns of one value in order, each one once. Patterns other than
+/// windows are few (under 50), so they are compared directly: no copy of
+/// them is kept to look them up by.
 #[derive(Default)]
 struct PatternList {
-    seen: HashSet<Vec<u8>>,
     patterns: Vec<Pattern>,
 }
 
 impl PatternList {
-    fn add(&mut self, form: Form, variant: String, bytes: Vec<u8>) {
-        if self.seen.insert(bytes.clone()) {
-            self.patterns.push(Pattern {
-                form,
-                variant,
-                bytes,
-            });
+    fn add(&mut self, form: Form, variant: String, mut bytes: Vec<u8>) {
+        if self.patterns.iter().any(|p| p.bytes == bytes) {
+            bytes.zeroize();
+            return;
         }
+        self.patterns.push(Pattern {
+            form,
+            variant,
+            bytes,
+        });
     }
 }

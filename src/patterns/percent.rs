@@ -52,7 +52,7 @@ pub(super) fn variants(value: &[u8]) -> Vec<(String, Vec<u8>)> {
 }
 
 fn encode(value: &[u8], style: &Style, digits: &[u8; 16]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(value.len() * 3);
+    let mut out = super::buffer(value.len() * 3);
     for &b in value {
         if b.is_ascii_alphanumeric() || style.kept.contains(&b) {
             out.push(b);
@@ -66,5 +66,5 @@ fn encode(value: &[u8], style: &Style, digits: &[u8; 16]) -> Vec<u8> {
             ]);
         }
     }
-    out
+    super::exact(out)
 }

@@ -1,14 +1,16 @@
 /*
  * The C test harness of slicc-scrub, written against include/slicc_scrub.h.
  *
- *   scrub_c_tests [VECTORS.json [IDLE.json]]
+ *   scrub_c_tests [VECTORS.json [IDLE.json [ERRORS.json]]]
  *
  * With a vectors file (SPEC §5), runs every case through scrub_bytes (after
  * compiling its secrets both with scrub_compile and with scrub_compile_json),
  * through a stream split at every point, and one byte at a time, comparing
  * output and hits here, in C; then runs the cases again from eight threads
  * sharing the compiled scrubbers. With an idle file (vectors/idle.json), runs
- * its streams of push, idle and end, comparing what each step returns.
+ * its streams of push, idle and end, comparing what each step returns. With
+ * an errors file (vectors/errors.json), compiles each case's secrets both
+ * ways and checks the status and that the message shows no value.
  * Always runs the misuse tests (NULL arguments, empty input, push after end,
  * invalid JSON, every compile error, options from other header versions) and
  * eight threads sharing one scrubber, each with its own streams, the
@@ -199,20 +201,8 @@ static int bytes_of(const mj_value *object, const char *plain, const char *hex,
     return (p || h) ? -1 : 0;
 }
 
-/* The parts of a case that vectors.json and idle.json share: name,
- * secrets, options and hits. */
-static int load_common(const mj_value *v, const char *text, vcase *c, size_t index) {
-    const mj_value *name = mj_get(v, "name");
-    const mj_value *secrets = mj_get(v, "secrets");
-    const mj_value *options = mj_get(v, "options");
-    const mj_value *hits = mj_get(v, "hits");
-    memset(c, 0, sizeof *c);
-    if (!name || name->type != MJ_STRING || !secrets || secrets->type != MJ_ARRAY || !hits ||
-        hits->type != MJ_ARRAY) {
-        fprintf(stderr, "case %zu: name, secrets or hits missing\n", index);
-        return 0;
-    }
-    c->name = name->string;
+/* The secrets of a case (c->name is set), as structs and as their JSON. */
+static int load_secrets(const mj_value *secrets, const char *text, vcase *c) {
     c->secrets_json = text + secrets->start;
     c->secrets_json_len = secrets->end - secrets->start;
     c->secrets_len = secrets->len;
@@ -230,6 +220,26 @@ static int load_common(const mj_value *v, const char *text, vcase *c, size_t ind
             return 0;
         }
         out->name = sname->string;
+    }
+    return 1;
+}
+
+/* The parts of a case that vectors.json and idle.json share: name,
+ * secrets, options and hits. */
+static int load_common(const mj_value *v, const char *text, vcase *c, size_t index) {
+    const mj_value *name = mj_get(v, "name");
+    const mj_value *secrets = mj_get(v, "secrets");
+    const mj_value *options = mj_get(v, "options");
+    const mj_value *hits = mj_get(v, "hits");
+    memset(c, 0, sizeof *c);
+    if (!name || name->type != MJ_STRING || !secrets || secrets->type != MJ_ARRAY || !hits ||
+        hits->type != MJ_ARRAY) {
+        fprintf(stderr, "case %zu: name, secrets or hits missing\n", index);
+        return 0;
+    }
+    c->name = name->string;
+    if (!load_secrets(secrets, text, c)) {
+        return 0;
     }
     if (options && options->type == MJ_OBJECT) {
         const mj_value *same = mj_get(options, "sameLength");
@@ -701,6 +711,132 @@ static int run_vectors(const char *path) {
         scrub_scrubber_free(loaded[i].scrubber);
     }
     free(loaded);
+    free_owned();
+    mj_free(doc);
+    free(text);
+    return 1;
+}
+
+/* errors.json: the status each kind of compile error gives. */
+static const struct {
+    const char *error;
+    scrub_status status;
+} ERROR_STATUS[] = {
+    {"unsupported version", SCRUB_STATUS_UNSUPPORTED_VERSION},
+    {"invalid name", SCRUB_STATUS_INVALID_NAME},
+    {"duplicate name", SCRUB_STATUS_DUPLICATE_NAME},
+    {"value too short", SCRUB_STATUS_VALUE_TOO_SHORT},
+    {"value too long", SCRUB_STATUS_VALUE_TOO_LONG},
+    {"placeholder too long", SCRUB_STATUS_PLACEHOLDER_TOO_LONG},
+    {"placeholder leaks", SCRUB_STATUS_PLACEHOLDER_LEAKS},
+    {"redaction leaks", SCRUB_STATUS_REDACTION_LEAKS},
+};
+
+/* Whether `needle` occurs in the NUL-terminated `text`. */
+static int contains(const char *text, const uint8_t *needle, size_t len) {
+    size_t n = strlen(text);
+    for (size_t i = 0; len > 0 && i + len <= n; i++) {
+        if (memcmp(text + i, needle, len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the message shows a value (trimmed of CR and LF) or a placeholder
+ * of the case; shorter ones than 7 bytes could occur by chance. */
+static int shows_secret(const vcase *c, const char *message) {
+    for (size_t i = 0; message && i < c->secrets_len; i++) {
+        const uint8_t *v = c->secrets[i].value;
+        size_t n = c->secrets[i].value_len;
+        while (n > 0 && (v[0] == '\r' || v[0] == '\n')) {
+            v++;
+            n--;
+        }
+        while (n > 0 && (v[n - 1] == '\r' || v[n - 1] == '\n')) {
+            n--;
+        }
+        if ((n >= SCRUB_MIN_VALUE - 1 && contains(message, v, n)) ||
+            (c->secrets[i].placeholder_len >= SCRUB_MIN_VALUE - 1 &&
+             contains(message, c->secrets[i].placeholder, c->secrets[i].placeholder_len))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void run_error_case(const mj_value *v, const char *text, size_t index) {
+    const mj_value *name = mj_get(v, "name");
+    const mj_value *secrets = mj_get(v, "secrets");
+    const mj_value *options = mj_get(v, "options");
+    const mj_value *error = mj_get(v, "error");
+    scrub_options opts = SCRUB_OPTIONS_INIT;
+    scrub_status want = SCRUB_STATUS_OK;
+    vcase c;
+    memset(&c, 0, sizeof c);
+    if (!name || name->type != MJ_STRING || !secrets || secrets->type != MJ_ARRAY || !error ||
+        error->type != MJ_STRING) {
+        CHECK(0, "error case %zu cannot be read", index);
+        return;
+    }
+    c.name = name->string;
+    for (size_t i = 0; i < sizeof ERROR_STATUS / sizeof ERROR_STATUS[0]; i++) {
+        if (strcmp(ERROR_STATUS[i].error, error->string) == 0) {
+            want = ERROR_STATUS[i].status;
+        }
+    }
+    if (!load_secrets(secrets, text, &c) || want == SCRUB_STATUS_OK) {
+        CHECK(0, "error case %s cannot be read", c.name);
+        return;
+    }
+    if (options && options->type == MJ_OBJECT) {
+        const mj_value *version = mj_get(options, "version");
+        const mj_value *same = mj_get(options, "sameLength");
+        if (version && version->type == MJ_NUMBER) {
+            opts.version = (uint32_t)version->number;
+        }
+        opts.same_length = same && same->type == MJ_BOOL && same->boolean;
+    }
+    for (int json = 0; json < 2; json++) {
+        scrub_scrubber *s = NULL;
+        scrub_error *err = NULL;
+        scrub_status got =
+            json ? scrub_compile_json(c.secrets_json, c.secrets_json_len, &opts, &s, &err)
+                 : scrub_compile(c.secrets, c.secrets_len, &opts, &s, &err);
+        const char *how = json ? "scrub_compile_json" : "scrub_compile";
+        CHECK(got == want, "error case %s: %s gives %s (%u), want %s", c.name, how,
+              scrub_status_message(got), (unsigned)got, error->string);
+        CHECK(s == NULL, "error case %s: %s: no scrubber", c.name, how);
+        CHECK(err != NULL && scrub_error_status(err) == got, "error case %s: %s: the error",
+              c.name, how);
+        CHECK(!shows_secret(&c, scrub_error_message(err)),
+              "error case %s: %s: the message shows a value or placeholder", c.name, how);
+        scrub_error_free(err);
+        scrub_scrubber_free(s);
+    }
+}
+
+static int run_errors(const char *path) {
+    size_t len;
+    char error[128];
+    char *text = read_text(path, &len);
+    mj_value *doc;
+    const mj_value *cases;
+    if (!text) {
+        return 0;
+    }
+    doc = mj_parse(text, len, error);
+    if (!doc) {
+        fprintf(stderr, "%s: %s\n", path, error);
+        free(text);
+        return 0;
+    }
+    cases = mj_get(doc, "cases");
+    CHECK(cases && cases->type == MJ_ARRAY && cases->len > 0, "%s: no cases", path);
+    for (size_t i = 0; cases && cases->type == MJ_ARRAY && i < cases->len; i++) {
+        run_error_case(&cases->items[i], text, i);
+    }
+    printf("errors: %zu cases from %s\n", cases ? cases->len : 0, path);
     free_owned();
     mj_free(doc);
     free(text);
@@ -1404,6 +1540,9 @@ int main(int argc, char **argv) {
         failed++;
     }
     if (argc > 2 && !run_idle(argv[2])) {
+        failed++;
+    }
+    if (argc > 3 && !run_errors(argv[3])) {
         failed++;
     }
     printf("%ld passed, %ld failed\n", passed, failed);

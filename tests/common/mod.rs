@@ -3,6 +3,8 @@
 //! step-by-step comparison of a stream against the reference stream.
 #![allow(dead_code)]
 
+pub mod names_with_matches;
+
 use std::fmt::Write as _;
 
 use slicc_scrub::{Hit, Options, RULES_VERSION, Scrubber, Secret, Stream, compile};
@@ -378,13 +380,7 @@ pub fn random_secrets(rng: &mut Rng, shape: Shape) -> Vec<RefSecret> {
             random_value(rng, 8, hi)
         };
         let value = if line_breaks {
-            // SPEC §1: at least 8 bytes once the line breaks at both ends are
-            // trimmed (leading and trailing ones stay: they are trimmed).
-            let mut value = value;
-            while crate::reference::trim_line_breaks(&value).len() < 8 {
-                value.push(b'q');
-            }
-            value
+            with_line_breaks_around(rng, value)
         } else {
             value
                 .into_iter()
@@ -406,6 +402,29 @@ pub fn random_secrets(rng: &mut Rng, shape: Shape) -> Vec<RefSecret> {
         });
     }
     secrets
+}
+
+/// SPEC §1 (rules version 4): values are trimmed of leading and trailing CR
+/// and LF. Sometimes adds such line breaks around `value`; then, as a value
+/// may also begin or end with its own, pads it inside its line breaks until
+/// it trims to at least `MIN_VALUE` bytes, so that it still compiles.
+fn with_line_breaks_around(rng: &mut Rng, mut value: Vec<u8>) -> Vec<u8> {
+    let breaks: [&[u8]; 4] = [b"\n", b"\r\n", b"\r", b"\n\n"];
+    if rng.chance(1, 4) {
+        value.splice(0..0, rng.pick(&breaks).iter().copied());
+    }
+    if rng.chance(1, 3) {
+        let tail: &&[u8] = rng.pick(&breaks);
+        value.extend_from_slice(tail);
+    }
+    while crate::reference::trim_line_breaks(&value).len() < slicc_scrub::MIN_VALUE {
+        let lead = value
+            .iter()
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        value.insert(lead, b'q');
+    }
+    value
 }
 
 /// Random bytes that collide with values: bytes of the values themselves,

@@ -1,8 +1,8 @@
 // The C++ test of slicc-scrub: runs vectors/vectors.json (SPEC §5) through
-// include/slicc_scrub.hpp, and vectors/idle.json when given, plus the
-// wrapper's own checks (errors, moves, misuse).
+// include/slicc_scrub.hpp, and vectors/idle.json and vectors/errors.json when
+// given, plus the wrapper's own checks (errors, moves, misuse).
 //
-//   slicc_scrub_cpp_test VECTORS.json [IDLE.json]
+//   slicc_scrub_cpp_test VECTORS.json [IDLE.json [ERRORS.json]]
 //
 // For every case: bytes(input), compiled both with Scrubber::compile and with
 // Scrubber::from_json (the case's own secrets text), gives output and hits;
@@ -361,6 +361,58 @@ void expect_error(const std::string &what, scrub_status want, F &&f,
     }
 }
 
+// ---------------------------------------------------------------------------
+// errors.json: each case fails to compile, both ways, with its status. The
+// wrapper always compiles with its header's rules version, so the cases of
+// another version are the C harness's (they are counted as skipped here).
+// ---------------------------------------------------------------------------
+
+void run_errors(const char *path) {
+    const std::pair<const char *, scrub_status> statuses[] = {
+        {"unsupported version", SCRUB_STATUS_UNSUPPORTED_VERSION},
+        {"invalid name", SCRUB_STATUS_INVALID_NAME},
+        {"duplicate name", SCRUB_STATUS_DUPLICATE_NAME},
+        {"value too short", SCRUB_STATUS_VALUE_TOO_SHORT},
+        {"value too long", SCRUB_STATUS_VALUE_TOO_LONG},
+        {"placeholder too long", SCRUB_STATUS_PLACEHOLDER_TOO_LONG},
+        {"placeholder leaks", SCRUB_STATUS_PLACEHOLDER_LEAKS},
+        {"redaction leaks", SCRUB_STATUS_REDACTION_LEAKS},
+    };
+    const std::string text = read_file(path);
+    const Json doc = parse_json(text);
+    const Json *cases = doc.get("cases");
+    if (cases == nullptr || cases->items.empty()) {
+        throw std::runtime_error(std::string(path) + ": no cases");
+    }
+    const long before = failed;
+    long skipped = 0;
+    for (const Json &c : cases->items) {
+        const std::string name = c.get("name")->string;
+        const Json *options = c.get("options");
+        const Json *version = options ? options->get("version") : nullptr;
+        if (version && version->number != static_cast<long long>(slicc_scrub::rules_version)) {
+            ++skipped;
+            continue;
+        }
+        const std::string error = c.get("error")->string;
+        scrub_status want = SCRUB_STATUS_OK;
+        for (const auto &s : statuses) {
+            if (error == s.first) {
+                want = s.second;
+            }
+        }
+        check(want != SCRUB_STATUS_OK, name + ": unknown error " + error);
+        const slicc_scrub::Options opts = case_options(c);
+        const auto secrets = case_secrets(c);
+        expect_error(name + " compile", want, [&] { slicc_scrub::Scrubber::compile(secrets, opts); });
+        expect_error(name + " from_json", want,
+                     [&] { slicc_scrub::Scrubber::from_json(c.get("secrets")->source, opts); });
+    }
+    std::cout << "errors.json: " << cases->items.size() << " cases (" << skipped
+              << " of another rules version left to the C harness): "
+              << (failed == before ? "ok" : std::to_string(failed - before) + " failed") << "\n";
+}
+
 void run_wrapper_checks() {
     const long before = failed;
     using slicc_scrub::Scrubber;
@@ -433,7 +485,7 @@ void run_wrapper_checks() {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        std::cerr << "usage: " << argv[0] << " VECTORS.json [IDLE.json]\n";
+        std::cerr << "usage: " << argv[0] << " VECTORS.json [IDLE.json [ERRORS.json]]\n";
         return 2;
     }
     try {
@@ -441,6 +493,9 @@ int main(int argc, char **argv) {
         run_vectors(argv[1]);
         if (argc > 2) {
             run_idle(argv[2]);
+        }
+        if (argc > 3) {
+            run_errors(argv[3]);
         }
     } catch (const std::exception &e) {
         std::cerr << "error: " << e.what() << "\n";

@@ -3,6 +3,8 @@
 //! candidate at every position is enumerated directly, so its correctness
 //! can be checked by reading it next to the spec.
 //!
+//! - [`trim_line_breaks`]: the value of §2 is the given value without leading and
+//!   trailing CR and LF (§1, rules version 4).
 //! - [`patterns_of`]: the patterns of one value (§2), with its own encoders.
 //! - [`Reference::scrub`]: §3 selection on a whole input.
 //! - [`RefStream`]: §4 streaming: what a correct stream emits after each
@@ -19,6 +21,24 @@ const LF: u8 = b'\n';
 
 fn is_crlf(b: u8) -> bool {
     b == CR || b == LF
+}
+
+// ---------------------------------------------------------------------------
+// §1 trimming
+// ---------------------------------------------------------------------------
+
+/// §1: "Every CR (0x0D) and LF (0x0A) at the start and at the end of a value
+/// is removed before anything else"; CR and LF inside stay.
+pub fn trim_line_breaks(given: &[u8]) -> &[u8] {
+    let start = given
+        .iter()
+        .position(|&b| !is_crlf(b))
+        .unwrap_or(given.len());
+    let end = given
+        .iter()
+        .rposition(|&b| !is_crlf(b))
+        .map_or(start, |i| i + 1);
+    &given[start..end]
 }
 
 // ---------------------------------------------------------------------------
@@ -174,9 +194,11 @@ pub fn hex(v: &[u8], upper: bool) -> Vec<u8> {
         .collect()
 }
 
-/// Every pattern of `v` in SPEC §2 order, each added only when it differs
-/// from every one already added. Variant labels are this file's own.
-pub fn patterns_of(v: &[u8]) -> Vec<RefPattern> {
+/// Every pattern of a value in SPEC §2 order, each added only when it
+/// differs from every one already added. Variant labels are this file's own.
+/// The value is trimmed first (§1), as the crate's `patterns(value)` does.
+pub fn patterns_of(given: &[u8]) -> Vec<RefPattern> {
+    let v = trim_line_breaks(given);
     let mut list: Vec<RefPattern> = Vec::new();
     let mut add = |form: Form, variant: String, bytes: Vec<u8>| {
         if !list.iter().any(|p| p.bytes == bytes) {
@@ -246,12 +268,14 @@ pub fn patterns_of(v: &[u8]) -> Vec<RefPattern> {
 #[derive(Clone, Debug)]
 pub struct RefSecret {
     pub name: String,
+    /// As given: the reference trims it (§1).
     pub value: Vec<u8>,
     /// `None` or empty: none.
     pub placeholder: Option<Vec<u8>>,
 }
 
 struct Compiled {
+    /// The trimmed value `v` of §2.
     value: Vec<u8>,
     name: String,
     /// raw, json, percent, html patterns (matched on the input as is).
@@ -309,28 +333,16 @@ pub struct Reference {
 /// Hit totals keyed by (secret index, form).
 pub type Tally = BTreeMap<(usize, Form), u64>;
 
-/// §1: `v` without the CR and LF bytes at its start and end.
-pub fn trim_line_breaks(v: &[u8]) -> &[u8] {
-    let start = v.iter().take_while(|&&b| is_crlf(b)).count();
-    let end = v.len() - v[start..].iter().rev().take_while(|&&b| is_crlf(b)).count();
-    &v[start..end]
-}
-
 impl Reference {
     pub fn new(secrets: &[RefSecret], same_length: bool) -> Reference {
         let secrets = secrets
             .iter()
             .map(|s| {
-                // §1: every rule speaks of the value without the CR and LF
-                // bytes at its start and end.
-                let s = &RefSecret {
-                    value: trim_line_breaks(&s.value).to_vec(),
-                    ..s.clone()
-                };
+                let value = trim_line_breaks(&s.value).to_vec();
                 let mut direct = Vec::new();
                 let mut windows = Vec::new();
                 let mut encoded = Vec::new();
-                for p in patterns_of(&s.value) {
+                for p in patterns_of(&value) {
                     match p.form {
                         Form::Fragment => {
                             let k: usize = p.variant[1..].parse().unwrap();
@@ -342,9 +354,9 @@ impl Reference {
                 }
                 // Dedupe keeps one of several equal windows; §3 makes every
                 // offset of a repeated window a candidate, so list them all.
-                if s.value.len() > FRAGMENT {
-                    windows = (0..=s.value.len() - FRAGMENT)
-                        .map(|k| (k, s.value[k..k + FRAGMENT].to_vec()))
+                if value.len() > FRAGMENT {
+                    windows = (0..=value.len() - FRAGMENT)
+                        .map(|k| (k, value[k..k + FRAGMENT].to_vec()))
                         .collect();
                 }
                 let redaction = format!("[redacted:{}]", s.name).into_bytes();
@@ -353,7 +365,7 @@ impl Reference {
                     _ => redaction.clone(),
                 };
                 Compiled {
-                    value: s.value.clone(),
+                    value,
                     name: s.name.clone(),
                     direct,
                     windows,
@@ -392,8 +404,7 @@ impl Reference {
     fn candidates(&self, input: &[u8], view: &View, p: usize) -> Vec<Cand> {
         let rest = &input[p..];
         let mut out = Vec::new();
-        // §2.8: "A candidate, wrapped or not, never starts at a CR or LF."
-        // Read literally, for every form (as the shared vectors do).
+        // §3: "No candidate of any form starts at a CR or LF."
         if is_crlf(input[p]) {
             return out;
         }

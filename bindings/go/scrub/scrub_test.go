@@ -16,7 +16,7 @@ import (
 
 // The vectors (SPEC §5): every case through Bytes (compiled with Compile and
 // with CompileJSON), a stream split at every point, one byte at a time, and
-// the Writer; idle.json step by step; then misuse.
+// the Writer; idle.json step by step; errors.json; then misuse.
 
 type vectorSecret struct {
 	Name           string  `json:"name"`
@@ -488,7 +488,7 @@ func TestEmptyAndNUL(t *testing.T) {
 }
 
 func TestConstantsAndForms(t *testing.T) {
-	if Fragment != 16 || MinValue != 8 || IdleMS != 50 || RulesVersion != 3 {
+	if Fragment != 16 || MinValue != 8 || IdleMS != 50 || RulesVersion != 4 {
 		t.Errorf("constants: %d %d %d %d", Fragment, MinValue, IdleMS, RulesVersion)
 	}
 	if LibraryRulesVersion() != RulesVersion || Version() == "" {
@@ -541,5 +541,67 @@ func TestGoroutinesShareAScrubber(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Errorf("%s differs", e)
+	}
+}
+
+// errors.json: every case fails to compile, with Compile and with
+// CompileJSON, with its status, and the message shows no value or
+// placeholder. Options always carry RulesVersion: the cases of another rules
+// version are run by the C harness.
+func TestErrorVectors(t *testing.T) {
+	var cases []struct {
+		Name    string          `json:"name"`
+		Secrets json.RawMessage `json:"secrets"`
+		Options *struct {
+			Version    *uint32 `json:"version"`
+			SameLength bool    `json:"sameLength"`
+		} `json:"options"`
+		Error string `json:"error"`
+	}
+	loadCases(t, "errors.json", &cases)
+	statuses := map[string]Status{
+		"unsupported version":  StatusUnsupportedVersion,
+		"invalid name":         StatusInvalidName,
+		"duplicate name":       StatusDuplicateName,
+		"value too short":      StatusValueTooShort,
+		"value too long":       StatusValueTooLong,
+		"placeholder too long": StatusPlaceholderTooLong,
+		"placeholder leaks":    StatusPlaceholderLeaks,
+		"redaction leaks":      StatusRedactionLeaks,
+	}
+	run := 0
+	for _, c := range cases {
+		if c.Options != nil && c.Options.Version != nil && *c.Options.Version != uint32(RulesVersion) {
+			continue
+		}
+		want, ok := statuses[c.Error]
+		if !ok {
+			t.Errorf("%s: unknown error %q", c.Name, c.Error)
+			continue
+		}
+		opts := Options{SameLength: c.Options != nil && c.Options.SameLength}
+		secrets := secretsOf(t, c.Secrets)
+		compiled, errCompile := Compile(secrets, opts)
+		fromJSON, errJSON := CompileJSON(c.Secrets, opts)
+		for _, s := range []*Scrubber{compiled, fromJSON} {
+			if s != nil {
+				s.Close()
+			}
+		}
+		for how, err := range map[string]error{"Compile": errCompile, "CompileJSON": errJSON} {
+			expectStatus(t, c.Name+" "+how, err, want, "")
+			for _, s := range secrets {
+				for _, shown := range [][]byte{bytes.Trim(s.Value, "\r\n"), s.Placeholder} {
+					// Shorter ones could occur by chance.
+					if err != nil && len(shown) >= MinValue-1 && strings.Contains(err.Error(), string(shown)) {
+						t.Errorf("%s %s: the message shows a value or placeholder", c.Name, how)
+					}
+				}
+			}
+		}
+		run++
+	}
+	if run < 10 {
+		t.Errorf("only %d error cases ran", run)
 	}
 }

@@ -7,6 +7,7 @@ mod demo;
 mod filter;
 mod run;
 mod secrets;
+mod secrets_file;
 mod stats;
 
 use std::io::{self, IsTerminal};

@@ -6,10 +6,11 @@
 
 use std::ffi::OsString;
 
-use slicc_scrub::{CompileError, Options, RULES_VERSION, Scrubber, Secret, compile};
+use slicc_scrub::{Options, RULES_VERSION, Scrubber, Secret, compile};
 
 use crate::Failure;
 use crate::args::ScrubArgs;
+use crate::secrets_file;
 
 /// A compiled scrubber and its secrets' names, in index order.
 pub struct Compiled {
@@ -23,9 +24,7 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     // Where each secret came from, by index, to make compile errors clear.
     let mut sources = Vec::new();
     for path in &args.secrets {
-        let json = std::fs::read(path).map_err(|e| {
-            Failure::config(format!("cannot read secrets file {}: {e}", path.display()))
-        })?;
+        let json = secrets_file::read(path)?;
         let parsed = slicc_scrub::secrets_from_json(&json)
             .map_err(|e| Failure::config(format!("{}: {e}", path.display())))?;
         for entry in 0..parsed.len() {
@@ -39,7 +38,7 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     }
     let options = Options::new(RULES_VERSION).same_length(args.same_length);
     let scrubber = compile(&secrets, &options).map_err(|e| {
-        let source = index(&e).and_then(|i| sources.get(i));
+        let source = e.index().and_then(|i| sources.get(i));
         Failure::config(match source {
             Some(source) => format!("{e} (secret from {source})"),
             None => e.to_string(),
@@ -47,7 +46,7 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     })?;
     Ok(Compiled {
         scrubber,
-        names: secrets.into_iter().map(|s| s.name).collect(),
+        names: secrets.iter().map(|s| s.name.clone()).collect(),
     })
 }
 
@@ -83,19 +82,4 @@ fn os_bytes(value: OsString) -> Option<Vec<u8>> {
 #[cfg(not(unix))]
 fn os_bytes(value: OsString) -> Option<Vec<u8>> {
     value.into_string().ok().map(String::into_bytes)
-}
-
-/// The index of the secret a compile error is about, if it is about one.
-fn index(error: &CompileError) -> Option<usize> {
-    use CompileError::*;
-    match error {
-        InvalidName { index, .. }
-        | DuplicateName { index, .. }
-        | ValueTooShort { index, .. }
-        | ValueTooLong { index, .. }
-        | PlaceholderTooLong { index, .. }
-        | PlaceholderLeaks { index, .. }
-        | RedactionLeaks { index, .. } => Some(*index),
-        _ => None,
-    }
 }
