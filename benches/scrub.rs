@@ -7,7 +7,8 @@
 //! and a time budget per measurement keeps the whole run short whatever
 //! the engine's speed. `SCRUB_BENCH_QUICK=1` is a smoke run for CI: a small
 //! input, one repetition, the same table. `SCRUB_BENCH_DUMP=FILE` also
-//! writes the generated input to FILE.
+//! writes the generated input to FILE; `SCRUB_BENCH_SHAPES=0,4` measures
+//! only those shapes.
 
 #[path = "scrub/input.rs"]
 mod input;
@@ -170,9 +171,16 @@ fn main() {
         mixed.plants.len(),
         if plan.quick { " (quick)" } else { "" }
     );
+    // `SCRUB_BENCH_SHAPES=0,4`: only those rows of `SHAPES` (for work on one
+    // shape; the README's table is of every shape).
+    let only: Option<Vec<usize>> = std::env::var("SCRUB_BENCH_SHAPES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|i| i.trim().parse().ok()).collect());
     let rows: Vec<Row> = SHAPES
         .iter()
-        .map(|shape| {
+        .enumerate()
+        .filter(|(i, _)| only.as_ref().is_none_or(|only| only.contains(i)))
+        .map(|(_, shape)| {
             let row = if shape.tokens {
                 measure(&plan, shape, &universe[..shape.secrets], &mixed)
             } else {

@@ -8,7 +8,7 @@
 use super::wipe::{self, Wiped};
 
 pub(crate) const GRAM: usize = 8;
-pub(crate) const MAX_STRIDE: usize = 16;
+pub(crate) const MAX_STRIDE: usize = 32;
 
 /// Grams of a pattern set, each with the offsets (a bit per offset) at
 /// which it occurs in some pattern, behind a one-hash bitmap that rejects
