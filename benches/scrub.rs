@@ -6,7 +6,8 @@
 //! criterion: the ratios must come from one run, the output is one table,
 //! and a time budget per measurement keeps the whole run short whatever
 //! the engine's speed. `SCRUB_BENCH_QUICK=1` is a smoke run for CI: a small
-//! input, one repetition, the same table. `SCRUB_BENCH_DUMP=FILE` also
+//! input, one repetition, the same table (also what `cargo test
+//! --all-targets` runs). `SCRUB_BENCH_DUMP=FILE` also
 //! writes the generated input to FILE; `SCRUB_BENCH_SHAPES=0,4` measures
 //! only those shapes.
 
@@ -89,7 +90,11 @@ struct Plan {
 
 impl Plan {
     fn from_env() -> Plan {
-        let quick = std::env::var("SCRUB_BENCH_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+        // `cargo bench` passes `--bench`; `cargo test --all-targets` runs
+        // this binary without it (and unoptimised): a smoke run then.
+        let under_bench = std::env::args().any(|a| a == "--bench");
+        let quick = !under_bench
+            || std::env::var("SCRUB_BENCH_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
         if quick {
             Plan {
                 quick,
