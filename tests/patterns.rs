@@ -196,3 +196,13 @@ fn no_json_for_values_that_are_not_utf8() {
     assert!(list.iter().any(|p| p.form == Form::Html));
     assert_eq!(crate_list(&v), patterns_of(&v));
 }
+
+/// `patterns` takes any value, even one compile refuses (found by the
+/// fuzzer: an empty value made a base64 slice panic).
+#[test]
+fn patterns_of_any_value_do_not_panic() {
+    for value in [&b""[..], b"\r\n", b"\n\n\n", b"a", b"\nab\n", b"abc"] {
+        let list = slicc_scrub::patterns(value);
+        assert_eq!(list[0].bytes, slicc_scrub::trim_line_breaks(value));
+    }
+}

@@ -26,10 +26,10 @@ pub(super) fn variants(value: &[u8]) -> Vec<(String, Vec<u8>)> {
             blob.extend_from_slice(&[0, 0, 0]);
             let core_end = 8 * (shift + n) / 6;
             let core = Zeroizing::new(encode(&blob, alphabet));
-            out.push((
-                format!("{name}/s{shift}/core"),
-                core[skip..core_end].to_vec(),
-            ));
+            // (empty for a value too short to have a character of its own:
+            // `patterns` takes any value)
+            let core = core.get(skip..core_end).unwrap_or_default().to_vec();
+            out.push((format!("{name}/s{shift}/core"), core));
             let padded_len = tail.len().next_multiple_of(4) - skip;
             let mut padded = Vec::with_capacity(padded_len);
             padded.extend_from_slice(&tail[skip..]);
@@ -65,6 +65,13 @@ fn encode(bytes: &[u8], alphabet: &[u8; 64]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_too_short_for_a_character_do_not_panic() {
+        for value in [&b""[..], b"a", b"ab"] {
+            assert_eq!(variants(value).len(), 18);
+        }
+    }
 
     #[test]
     fn spec_example() {
