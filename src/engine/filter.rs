@@ -102,6 +102,10 @@ fn filter_direct(
     let mut at = 0;
     while at + GRAM <= input.len() {
         let word = gram(&input[at..]);
+        if !engine.direct_any.may_hold(word) {
+            at += index.stride;
+            continue;
+        }
         let mut offsets = index.get(word);
         while offsets != 0 {
             let offset = offsets.trailing_zeros() as usize;

@@ -53,6 +53,9 @@ pub(crate) struct Engine {
     pub(crate) view_seeds: GramIndex,
     /// The grams of the values longer than a fragment.
     pub(crate) value_grams: GramSet,
+    /// The union of `direct_seeds` and `value_grams`: one probe rejects
+    /// almost every sampled gram of the input.
+    pub(crate) direct_any: GramSet,
     /// The first gram of every pattern (direct and view): where none
     /// starts, no candidate can be open at the end of the input.
     pub(crate) starts: GramSet,
@@ -137,6 +140,15 @@ impl Engine {
         let has_windows = !value_grams.is_empty();
         let direct_seeds = seed_index(&direct_table, has_windows);
         let view_seeds = seed_index(&view_table, false);
+        let sampled = direct_seeds.stride + GRAM - 1;
+        let direct_any = GramSet::new(
+            (0..direct_table.len() as u32)
+                .map(|id| {
+                    let pattern = direct_table.pattern(id);
+                    &pattern[..sampled.min(pattern.len())]
+                })
+                .chain(long().map(|(_, v)| v)),
+        );
         let firsts = [&direct_table, &view_table]
             .into_iter()
             .flat_map(|t| (0..t.len() as u32).map(move |id| &t.pattern(id)[..GRAM]));
@@ -154,6 +166,7 @@ impl Engine {
             direct_seeds,
             view_seeds,
             value_grams,
+            direct_any,
             starts,
         }
     }
@@ -178,6 +191,7 @@ impl Engine {
             + self.view_seeds.memory_usage()
             + self.value_grams.memory_usage()
             + self.starts.memory_usage()
+            + self.direct_any.memory_usage()
             + secrets
     }
 }
