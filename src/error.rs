@@ -11,6 +11,8 @@ use crate::form::Form;
 /// some secret (SPEC §1): a message then names the secret by index alone,
 /// so that it never shows a value.
 ///
+/// A later version may add variants: match with a wildcard arm.
+///
 /// ```
 /// use slicc_scrub::{compile, CompileError, Options, Secret, RULES_VERSION};
 ///
@@ -245,6 +247,7 @@ impl std::error::Error for CompileError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StreamError {
+    /// Push, idle or end after [`crate::Stream::end`].
     Ended,
 }
 

@@ -13,6 +13,20 @@ use crate::stream::Stream;
 ///
 /// Dropping the writer without `finish` ends the stream and writes the held
 /// bytes, ignoring errors (as `BufWriter` does); call `finish` to see them.
+///
+/// ```
+/// use std::io::Write;
+/// use slicc_scrub::{compile, Options, ScrubWriter, Secret, RULES_VERSION};
+///
+/// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+/// let mut writer = ScrubWriter::new(&scrubber, Vec::new());
+/// writer.write_all(b"password: correct horse ")?;
+/// writer.write_all(b"battery staple\n")?;
+/// let (out, hits) = writer.finish()?;
+/// assert_eq!(out, b"password: [redacted:DB]\n");
+/// assert_eq!(hits.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct ScrubWriter<W: Write> {
     inner: Option<W>,
     stream: Stream,
@@ -20,6 +34,7 @@ pub struct ScrubWriter<W: Write> {
 }
 
 impl<W: Write> ScrubWriter<W> {
+    /// A writer that scrubs with `scrubber` into `inner`.
     pub fn new(scrubber: &Scrubber, inner: W) -> ScrubWriter<W> {
         ScrubWriter {
             inner: Some(inner),
@@ -30,6 +45,9 @@ impl<W: Write> ScrubWriter<W> {
 
     /// Releases held bytes if fewer than 16 are held (see
     /// [`Stream::idle`]): call after [`crate::IDLE_MS`] without input.
+    ///
+    /// # Errors
+    /// An error of the inner writer (writing or flushing).
     pub fn idle(&mut self) -> io::Result<()> {
         self.stream
             .idle_into(&mut self.out)
@@ -43,6 +61,7 @@ impl<W: Write> ScrubWriter<W> {
         self.stream.hits()
     }
 
+    /// The inner writer.
     pub fn get_ref(&self) -> &W {
         self.inner
             .as_ref()
@@ -51,6 +70,10 @@ impl<W: Write> ScrubWriter<W> {
 
     /// Ends the stream, writes everything held, flushes, and returns the
     /// inner writer and the hits.
+    ///
+    /// # Errors
+    /// An error of the inner writer (writing or flushing); the held bytes
+    /// may then be partly written.
     pub fn finish(mut self) -> io::Result<(W, Vec<Hit>)> {
         self.stream
             .end_into(&mut self.out)
@@ -111,6 +134,18 @@ impl<W: Write> Drop for ScrubWriter<W> {
 /// Reads from `inner` and yields the scrubbed bytes. Bytes that could
 /// still become part of a match are held until more input arrives or
 /// `inner` reaches its end.
+///
+/// ```
+/// use std::io::Read;
+/// use slicc_scrub::{compile, Options, ScrubReader, Secret, RULES_VERSION};
+///
+/// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+/// let mut reader = ScrubReader::new(&scrubber, &b"password: correct horse battery staple"[..]);
+/// let mut out = String::new();
+/// reader.read_to_string(&mut out)?;
+/// assert_eq!(out, "password: [redacted:DB]");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct ScrubReader<R: Read> {
     inner: R,
     stream: Stream,
@@ -122,6 +157,7 @@ pub struct ScrubReader<R: Read> {
 }
 
 impl<R: Read> ScrubReader<R> {
+    /// A reader that scrubs with `scrubber` what it reads from `inner`.
     pub fn new(scrubber: &Scrubber, inner: R) -> ScrubReader<R> {
         ScrubReader {
             inner,
@@ -138,6 +174,7 @@ impl<R: Read> ScrubReader<R> {
         self.stream.hits()
     }
 
+    /// The inner reader; bytes read from it but not yet returned are lost.
     pub fn into_inner(self) -> R {
         self.inner
     }

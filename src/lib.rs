@@ -24,10 +24,12 @@
 //! assert_eq!(shown, b"token: fnox_proxy_1\n");
 //! ```
 
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
 mod constants;
 mod engine;
 mod error;
-pub mod ffi;
 mod form;
 pub mod io;
 mod patterns;

@@ -17,22 +17,39 @@ use crate::{FRAGMENT, MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, RULES_VER
 
 /// A compiled list of secrets. Immutable, `Send + Sync`, and cheap to clone
 /// (an `Arc`): share one across threads and streams.
+///
+/// ```
+/// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+///
+/// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+/// let worker = scrubber.clone();
+/// let out = std::thread::spawn(move || worker.text("pw=correct horse battery staple").text).join().unwrap();
+/// assert_eq!(out, "pw=[redacted:DB]");
+/// assert_eq!(scrubber.len(), 1);
+/// # Ok::<(), slicc_scrub::CompileError>(())
+/// ```
 #[derive(Clone)]
 pub struct Scrubber {
     engine: Arc<Engine>,
 }
 
-/// The result of [`Scrubber::bytes`].
+/// The result of [`Scrubber::bytes`]. A later version may add fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Scrubbed {
+    /// The input with every match replaced.
     pub output: Vec<u8>,
+    /// What was replaced, per secret and form.
     pub hits: Vec<Hit>,
 }
 
-/// The result of [`Scrubber::text`].
+/// The result of [`Scrubber::text`]. A later version may add fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ScrubbedText {
+    /// The input with every match replaced.
     pub text: String,
+    /// What was replaced, per secret and form.
     pub hits: Vec<Hit>,
 }
 
@@ -183,6 +200,16 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
 
 impl Scrubber {
     /// Scrubs `input` in one piece: SPEC §3.
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+    /// // base64 of the value, cut at any alignment, is found too
+    /// let out = scrubber.bytes(b"auth: Y29ycmVjdCBob3JzZSBiYXR0ZXJ5IHN0YXBsZQ==");
+    /// assert_eq!(out.output, b"auth: [redacted:DB]");
+    /// # Ok::<(), slicc_scrub::CompileError>(())
+    /// ```
     pub fn bytes(&self, input: &[u8]) -> Scrubbed {
         let mut output = Vec::with_capacity(input.len() + input.len() / 64);
         let matcher = self.scrub_into(input, &mut output);
@@ -203,6 +230,14 @@ impl Scrubber {
 
     /// Scrubs the UTF-8 bytes of `input`, then decodes the result with
     /// U+FFFD for any broken sequence (a fragment may cut a character).
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION).same_length(true))?;
+    /// assert_eq!(scrubber.text("pw=correct horse battery staple").text, "pw=****************************");
+    /// # Ok::<(), slicc_scrub::CompileError>(())
+    /// ```
     pub fn text(&self, input: &str) -> ScrubbedText {
         let Scrubbed { output, hits } = self.bytes(input.as_bytes());
         let text = match String::from_utf8(output) {
@@ -214,6 +249,18 @@ impl Scrubber {
 
     /// A new stream over this scrubber. The stream keeps the compiled
     /// secrets alive: the scrubber may be dropped first.
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+    /// let mut stream = scrubber.stream();
+    /// let mut out = stream.push(b"pw=correct horse ")?;
+    /// out.extend(stream.push(b"battery staple\n")?);
+    /// out.extend(stream.end()?);
+    /// assert_eq!(out, b"pw=[redacted:DB]\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stream(&self) -> Stream {
         Stream::new(Arc::clone(&self.engine))
     }

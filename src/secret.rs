@@ -12,9 +12,22 @@ use zeroize::Zeroize;
 /// are wiped from memory when the secret is dropped (a `Vec` that grows
 /// before it is handed over may leave a copy behind: give it its final size
 /// first).
+///
+/// ```
+/// use slicc_scrub::Secret;
+///
+/// let secret = Secret::new("GH_TOKEN", "ghp_abcdefgh12345678").with_placeholder("fnox_proxy_1");
+/// assert_eq!(secret.name, "GH_TOKEN");
+/// assert!(!format!("{secret:?}").contains("ghp_"));
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret {
+    /// 1 to [`MAX_NAME`](crate::MAX_NAME) bytes of `A-Z a-z 0-9 _ - .`,
+    /// unique within one compile.
     pub name: String,
+    /// The bytes to remove (need not be UTF-8), at most
+    /// [`MAX_VALUE`](crate::MAX_VALUE) as given, at least
+    /// [`MIN_VALUE`](crate::MIN_VALUE) once trimmed of CR and LF at both ends.
     pub value: Vec<u8>,
     /// `None` or empty: raw matches become `[redacted:<name>]` as well.
     pub placeholder: Option<Vec<u8>>,
@@ -105,8 +118,20 @@ pub fn trim_line_breaks(value: &[u8]) -> &[u8] {
 
 /// Compile options. `version` must be [`crate::RULES_VERSION`]: a consumer
 /// written for other rules fails to compile instead of scrubbing differently.
+///
+/// Later versions may add options, so build it with [`Options::new`] and the
+/// setters:
+///
+/// ```
+/// use slicc_scrub::{Options, RULES_VERSION};
+///
+/// let options = Options::new(RULES_VERSION).same_length(true);
+/// assert!(options.same_length);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
+    /// The rules version the caller was written for.
     pub version: u32,
     /// Replace every match by as many `*` as it spans, keeping CR and LF.
     pub same_length: bool,

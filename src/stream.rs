@@ -17,6 +17,24 @@ use crate::form::Hit;
 ///
 /// A stream is used by one thread at a time (`Send`, not shared); make as
 /// many as you need from one scrubber.
+///
+/// ```
+/// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+///
+/// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+/// let mut stream = scrubber.stream();
+/// let mut shown = Vec::new();
+/// for chunk in [&b"pw=corr"[..], b"ect horse batt", b"ery staple\nPassword: "] {
+///     shown.extend(stream.push(chunk)?);
+/// }
+/// // A prompt with no newline: after IDLE_MS without input, release it.
+/// shown.extend(stream.idle()?);
+/// assert_eq!(shown, b"pw=[redacted:DB]\nPassword: ");
+/// shown.extend(stream.end()?);
+/// assert_eq!(stream.hits().len(), 1);
+/// assert!(stream.push(b"more").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Stream {
     engine: Arc<Engine>,
     matcher: Matcher,
@@ -42,6 +60,9 @@ impl Stream {
 
     /// Scrubs `chunk` and returns every byte that can no longer be part of a
     /// match; the rest is held for the next call.
+    ///
+    /// # Errors
+    /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>, StreamError> {
         let mut out = Vec::with_capacity(chunk.len() + 64);
         self.push_into(chunk, &mut out)?;
@@ -50,6 +71,9 @@ impl Stream {
 
     /// As [`Stream::push`], appending to `out` (no allocation once `out` is
     /// large enough).
+    ///
+    /// # Errors
+    /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
         for piece in chunk.chunks(PIECE) {
@@ -66,6 +90,9 @@ impl Stream {
     /// would, and the stream goes on afresh (those bytes never join a later
     /// match). When 16 or more are held, returns nothing: a tail that long
     /// could be a growing fragment.
+    ///
+    /// # Errors
+    /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn idle(&mut self) -> Result<Vec<u8>, StreamError> {
         let mut out = Vec::new();
         self.idle_into(&mut out)?;
@@ -73,6 +100,9 @@ impl Stream {
     }
 
     /// As [`Stream::idle`], appending to `out`.
+    ///
+    /// # Errors
+    /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn idle_into(&mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
         if self.matcher.held() < FRAGMENT {
@@ -83,6 +113,9 @@ impl Stream {
 
     /// Scrubs and returns everything held. Afterwards push, idle and end
     /// are errors; hits stay readable.
+    ///
+    /// # Errors
+    /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn end(&mut self) -> Result<Vec<u8>, StreamError> {
         let mut out = Vec::new();
         self.end_into(&mut out)?;
@@ -90,6 +123,9 @@ impl Stream {
     }
 
     /// As [`Stream::end`], appending to `out`.
+    ///
+    /// # Errors
+    /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn end_into(&mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
         self.flush(out);

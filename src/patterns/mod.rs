@@ -24,12 +24,14 @@ use crate::secret::trim_line_breaks;
 /// which are wiped when the pattern is dropped.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Pattern {
+    /// The form the pattern belongs to.
     pub form: Form,
     /// Which variant of the form: `lf`/`crlf` (raw), `@k` (fragment window
     /// at offset k), `a`..`d` (json), `a-upper`..`d-lower` (percent),
     /// `a`..`c` (html), `std/s1/core`, `url/s0/tail-padded`, ... (base64),
     /// `lower`/`upper` (hex).
     pub variant: String,
+    /// The bytes the scrubber looks for.
     pub bytes: Vec<u8>,
 }
 
@@ -55,6 +57,15 @@ impl fmt::Debug for Pattern {
 /// Every pattern of `value`, in SPEC §2 order; a pattern equal to one
 /// already listed is left out. The patterns are those of the trimmed value
 /// (SPEC §1: leading and trailing CR and LF removed), as compile uses them.
+///
+/// ```
+/// use slicc_scrub::{patterns, Form};
+///
+/// let list = patterns(b"ghp_abcdefgh12345678\n");
+/// assert_eq!(list[0].form, Form::Raw);
+/// assert_eq!(list[0].bytes, b"ghp_abcdefgh12345678");
+/// assert!(list.iter().any(|p| p.form == Form::Hex && p.bytes == b"6768705f61626364656667683132333435363738"));
+/// ```
 pub fn patterns(value: &[u8]) -> Vec<Pattern> {
     build(trim_line_breaks(value), true)
 }

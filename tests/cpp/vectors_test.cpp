@@ -30,7 +30,7 @@ extern "C" {
 namespace {
 
 // ---------------------------------------------------------------------------
-// The vectors are read with the C harness's JSON reader (tests/c/mini_json),
+// The vectors are read with the C harness's JSON reader (capi/tests/c/mini_json),
 // turned into a small C++ tree. Each value keeps the span of its source
 // text, so a case's secrets can be handed to from_json as written.
 // ---------------------------------------------------------------------------

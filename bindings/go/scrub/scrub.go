@@ -15,11 +15,15 @@
 // decision is the library's. Errors are *Error values carrying the C status
 // and a message that names a secret by index and name, never by its value.
 //
-// Linking: by default the shared library in the repository's target/release
-// folder, with an rpath to it (run `cargo build --release` first). With the
-// build tag slicc_scrub_static, the static library from the same folder,
-// with no run-time dependency. Elsewhere, set CGO_CFLAGS and CGO_LDFLAGS to
-// your installed library and header.
+// Linking: through pkg-config, against the installed C library (the root
+// CMakeLists.txt installs it with its pkg-config files): by default the
+// shared library (package slicc_scrub); with the build tag
+// slicc_scrub_static, the static one (package slicc_scrub-static), with no
+// run-time dependency. For a prefix pkg-config does not search, set
+// PKG_CONFIG_PATH to its lib/pkgconfig (and, for the shared library,
+// LD_LIBRARY_PATH to its lib, or link statically). The #cgo pkg-config
+// lines are in link_shared.go and link_static.go: a file of its own for
+// each, so that Go's build cache tells the two links apart.
 //
 // Threads: a Scrubber may be used from any number of goroutines at once. A
 // Stream or a Writer serialises its own calls with a mutex. Close methods
@@ -27,9 +31,6 @@
 package scrub
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../../include
-#cgo !slicc_scrub_static LDFLAGS: -L${SRCDIR}/../../../target/release -lslicc_scrub -Wl,-rpath,${SRCDIR}/../../../target/release
-#cgo slicc_scrub_static LDFLAGS: ${SRCDIR}/../../../target/release/libslicc_scrub.a -lm -ldl -lpthread
 #include <stdlib.h>
 #include "slicc_scrub.h"
 */

@@ -1,0 +1,153 @@
+// Runs vectors/vectors.json (SPEC §5) through the Swift wrapper: bytes(),
+// text() where the case is text, a stream split at every point, and one
+// byte at a time, comparing output and hits (in any order).
+//
+// Untested on the machine this was written on (no Swift toolchain there);
+// CI runs it in the macOS job.
+
+import Foundation
+import SliccScrub
+import XCTest
+
+private struct VectorCase {
+    let name: String
+    let secrets: [Secret]
+    let sameLength: Bool
+    let input: [UInt8]
+    let text: String?
+    let output: [UInt8]
+    let hits: [Hit]
+}
+
+private func fromHex(_ hex: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        bytes.append(UInt8(hex[index..<next], radix: 16)!)
+        index = next
+    }
+    return bytes
+}
+
+private func field(_ object: [String: Any], _ text: String, _ hex: String) -> [UInt8]? {
+    if let value = object[text] as? String { return Array(value.utf8) }
+    if let value = object[hex] as? String { return fromHex(value) }
+    return nil
+}
+
+private func sorted(_ hits: [Hit]) -> [Hit] {
+    hits.sorted { ($0.name, $0.form, $0.count) < ($1.name, $1.form, $1.count) }
+}
+
+/// The repository: Tests/SliccScrubTests/ -> Tests/ -> swift/ -> bindings/ -> root.
+private let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+private func loadCases() throws -> [VectorCase] {
+    let data = try Data(contentsOf: root.appendingPathComponent("vectors/vectors.json"))
+    let document = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+    return (document["cases"] as! [[String: Any]]).map { (item: [String: Any]) -> VectorCase in
+        let secrets = (item["secrets"] as! [[String: Any]]).map { secret in
+            Secret(name: secret["name"] as! String,
+                   value: field(secret, "value", "valueHex")!,
+                   placeholder: field(secret, "placeholder", "placeholderHex"))
+        }
+        let options = item["options"] as? [String: Any]
+        let hits = (item["hits"] as! [[String: Any]]).map { hit in
+            Hit(name: hit["name"] as! String, form: hit["form"] as! String,
+                count: (hit["count"] as! NSNumber).uint64Value)
+        }
+        return VectorCase(
+            name: item["name"] as! String,
+            secrets: secrets,
+            sameLength: (options?["sameLength"] as? Bool) ?? false,
+            input: field(item, "input", "inputHex")!,
+            text: item["input"] as? String,
+            output: field(item, "output", "outputHex")!,
+            hits: sorted(hits))
+    }
+}
+
+final class VectorsTests: XCTestCase {
+    func testConstants() {
+        XCTAssertEqual(Constants.fragment, 16)
+        XCTAssertEqual(Constants.minValue, 8)
+        XCTAssertEqual(Constants.idleMilliseconds, 50)
+        XCTAssertEqual(Constants.rulesVersion, 4)
+        XCTAssertFalse(Constants.version.isEmpty)
+    }
+
+    func testEveryCaseEverySplitPoint() throws {
+        let cases = try loadCases()
+        XCTAssertGreaterThan(cases.count, 100)
+        var splits = 0
+        for item in cases {
+            let scrubber = try Scrubber(item.secrets, sameLength: item.sameLength)
+
+            let whole = try scrubber.bytes(item.input)
+            XCTAssertEqual(whole.output, item.output, "\(item.name): bytes")
+            XCTAssertEqual(sorted(whole.hits), item.hits, "\(item.name): bytes hits")
+
+            if let text = item.text {
+                let scrubbed = try scrubber.text(text)
+                XCTAssertEqual(scrubbed.output, String(decoding: item.output, as: UTF8.self), "\(item.name): text")
+                XCTAssertEqual(sorted(scrubbed.hits), item.hits, "\(item.name): text hits")
+            }
+
+            for split in 0...item.input.count {
+                let stream = try scrubber.stream()
+                var out = try stream.push(Array(item.input[0..<split]))
+                out += try stream.push(Array(item.input[split...]))
+                out += try stream.end()
+                XCTAssertEqual(out, item.output, "\(item.name): split at \(split)")
+                XCTAssertEqual(try sorted(stream.hits()), item.hits, "\(item.name): hits, split at \(split)")
+                splits += 1
+            }
+
+            let stream = try scrubber.stream()
+            var out: [UInt8] = []
+            for byte in item.input {
+                out += try stream.push([byte])
+            }
+            out += try stream.end()
+            XCTAssertEqual(out, item.output, "\(item.name): one byte at a time")
+            XCTAssertEqual(try sorted(stream.hits()), item.hits, "\(item.name): hits, one byte at a time")
+        }
+        print("vectors.json: \(cases.count) cases, \(splits) split points and one byte at a time")
+    }
+
+    func testErrorsNameNoValue() throws {
+        let value = "correct horse battery staple"
+        XCTAssertThrowsError(try Scrubber([Secret(name: "PW", value: "s3cr3t!")])) { error in
+            let error = error as! ScrubError
+            XCTAssertEqual(error.status, Status.valueTooShort)
+            XCTAssertFalse(error.message.contains("s3cr3t!"))
+        }
+        XCTAssertThrowsError(try Scrubber([Secret(name: "A", value: value), Secret(name: "A", value: value + "!")])) { error in
+            let error = error as! ScrubError
+            XCTAssertEqual(error.status, Status.duplicateName)
+            XCTAssertFalse(error.message.contains(value))
+        }
+        let stream = try Scrubber([Secret(name: "PW", value: value)]).stream()
+        XCTAssertEqual(try stream.push(Array("pw: \(value)\n".utf8)) + (try stream.end()), Array("pw: [redacted:PW]\n".utf8))
+        XCTAssertThrowsError(try stream.push([1])) { error in
+            XCTAssertEqual((error as! ScrubError).status, Status.streamEnded)
+        }
+    }
+
+    func testIdleReleasesAPrompt() throws {
+        let stream = try Scrubber([Secret(name: "PW", value: "correct horse battery staple")]).stream()
+        // A prompt with no newline: its tail may start a fragment, so push
+        // holds it; idle releases it.
+        let shown = try stream.push(Array("Password: ".utf8)) + (try stream.idle())
+        XCTAssertEqual(shown, Array("Password: ".utf8))
+        XCTAssertEqual(try stream.held(), 0)
+    }
+
+    func testJSONSecrets() throws {
+        let scrubber = try Scrubber(json: Array(#"[{"name": "GH", "value": "ghp_abcdefgh12345678", "placeholder": "P"}]"#.utf8))
+        XCTAssertEqual(try scrubber.text("t=ghp_abcdefgh12345678").output, "t=P")
+    }
+}
