@@ -6,12 +6,14 @@
 # find_package + ctest), Python (the package pip-installed into a fresh
 # virtual environment, its tests run from outside the checkout) and Go
 # (pkg-config through PKG_CONFIG_PATH, shared and static link, and a module
-# outside the repository). Fails on the first failure.
+# outside the repository), Kotlin (kotlinc + JNA) and Node.js (koffi, node
+# --test). Fails on the first failure.
 #
 #   bash bindings/run_tests.sh          # from anywhere; works from the repo root
 #
 # Needs: cargo, cmake (3.20+), pkg-config, a C++17 compiler, python3 (3.8+)
-# with venv, go (1.19+); the Python build fetches its pinned build backend
+# with venv, go (1.19+), kotlinc and JNA (Debian's kotlin, libjna-java),
+# node (18+) and npm; the Python build fetches its pinned build backend
 # (setuptools, setuptools-rust) from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +32,8 @@ need pkg-config "apt-get install pkg-config"
 need c++ "apt-get install g++"
 need python3 "apt-get install python3"
 need go "apt-get install golang-go"
+need kotlinc "apt-get install kotlin libjna-java"
+need node "apt-get install nodejs npm"
 
 # The C library, installed as a user would (the same build as
 # capi/tests/c/run_package.sh).
@@ -69,5 +73,11 @@ go test -count=1 -v ./... | grep -E '^(--- |ok |FAIL|PASS$|panic:)|^ +[a-z_]+\.g
 echo "-- static link (-tags slicc_scrub_static), with no LD_LIBRARY_PATH: no run-time dependency"
 env -u LD_LIBRARY_PATH go test -count=1 -tags slicc_scrub_static ./...
 cd "$root"
+
+step "Kotlin: bindings/kotlin (kotlinc, JNA)"
+bash bindings/kotlin/run_tests.sh "$prefix/lib" "$root/build/kotlin"
+
+step "Node.js: bindings/node (koffi, node --test)"
+bash bindings/node/run_tests.sh "$prefix/lib"
 
 step "bindings: all passed"

@@ -76,6 +76,27 @@ pub fn secrets(count: usize) -> Vec<Secret> {
         .collect()
 }
 
+/// `count` multi-line values of `len` bytes, like PEM keys and certificate
+/// bundles: a header, lines of 64 base64 characters, a footer. All share
+/// their first 28 bytes, as real keys do.
+pub fn long_secrets(count: usize, len: usize) -> Vec<Secret> {
+    let mut rng = Rng::new(0x5ec2_e75c_2b00_0002 ^ len as u64);
+    let head = b"-----BEGIN PRIVATE KEY-----\n";
+    let foot = b"\n-----END PRIVATE KEY-----";
+    (0..count)
+        .map(|i| {
+            let mut v = head.to_vec();
+            let body = len - head.len() - foot.len();
+            for j in 0..body {
+                let newline = j % 65 == 64 && j + 1 < body;
+                v.push(if newline { b'\n' } else { *rng.pick(STD) });
+            }
+            v.extend_from_slice(foot);
+            Secret::new(format!("KEY_{i:04}"), v)
+        })
+        .collect()
+}
+
 /// The benchmark input and where secrets were planted in it.
 pub struct Input {
     pub bytes: Vec<u8>,
@@ -101,12 +122,12 @@ impl Input {
 /// `len` bytes of mixed text: log lines with timestamps and paths, JSON
 /// bodies, base64 blobs wrapped at 76 columns
 /// (PEM with LF, MIME with CR LF), hex dumps (`xxd` style and wrapped runs
-/// of hex digits), and, about every 32 KiB, one planted value of one of the
+/// of hex digits), and, about every `spacing` bytes, one planted value of one of the
 /// first `universe` secrets, raw, inside base64 (inline or wrapped), JSON
 /// escaped inside a JSON string, percent-encoded in a URL, or in hex. Every
 /// other plant is of one of the first 10 secrets, so every secret count
 /// has matches.
-pub fn generate(len: usize, universe: &[Secret]) -> Input {
+pub fn generate(len: usize, universe: &[Secret], spacing: usize) -> Input {
     let mut rng = Rng::new(0x1a9d_7e57_0000_0002);
     let mut out = Vec::with_capacity(len + 8192);
     let mut plants = Vec::new();
@@ -130,7 +151,7 @@ pub fn generate(len: usize, universe: &[Secret]) -> Input {
             mix[4] += out.len() - before;
             plants.push((out.len(), index));
             plant_no += 1;
-            next_plant += 32 * 1024;
+            next_plant += spacing;
             continue;
         }
         let before = out.len();

@@ -37,12 +37,21 @@ be run.";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Runs COMMAND with standard input inherited, and scrubs its standard
-    /// output and standard error, each as its own stream. Exits with the
-    /// command's status (128+N if a signal N killed it).
+    /// Runs COMMAND and scrubs what it writes. Exits with the command's
+    /// status (128+N if a signal N killed it).
+    ///
+    /// When standard input and standard output are both terminals, COMMAND
+    /// runs on a pseudo-terminal of its own (see --pty), so that colours,
+    /// line buffering, prompts and interactive programs work as without
+    /// slicc-scrub. Otherwise (or with --no-pty) its standard input is
+    /// ours, and its standard output and standard error are scrubbed each
+    /// as its own stream. The command does not outlive slicc-scrub.
     Run {
         #[command(flatten)]
         scrub: ScrubArgs,
+
+        #[command(flatten)]
+        terminal: PtyChoice,
 
         /// The command and its arguments (put `--` before it).
         #[arg(
@@ -53,12 +62,52 @@ pub enum Command {
         )]
         command: Vec<OsString>,
     },
+    /// Writes the completion script for SHELL to standard output.
+    Completions {
+        /// The shell: bash, zsh or fish.
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
+    /// Writes the manual page slicc-scrub(1), in roff, to standard output.
+    Manpage {
+        /// Write slicc-scrub.1 and a page per subcommand
+        /// (slicc-scrub-run.1, ...) into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Scrubs a built-in sample and prints the result and the hits.
     Demo {
         /// Replace each match with as many `*` as it has bytes.
         #[arg(long)]
         same_length: bool,
     },
+}
+
+/// Whether `run` gives the command a pseudo-terminal.
+#[derive(Clone, Copy, Debug, Default, Args)]
+pub struct PtyChoice {
+    /// Run COMMAND on a new pseudo-terminal, as its controlling terminal in
+    /// a session of its own: everything it writes (standard output and
+    /// error alike) is scrubbed as one stream, standard input is forwarded
+    /// to it (in raw mode when it is a terminal) and the window size
+    /// follows ours. The default when standard input and standard output
+    /// are both terminals (Unix only).
+    #[arg(long, conflicts_with = "no_pty")]
+    pub pty: bool,
+
+    /// Run COMMAND on pipes, even under a terminal: its standard input is
+    /// ours, its standard output and error are scrubbed each as its own
+    /// stream, forwarded in the order they are read.
+    #[arg(long)]
+    pub no_pty: bool,
+}
+
+/// The shells `completions` writes a script for.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 /// Where the secrets come from and how to scrub.

@@ -4,7 +4,8 @@
 //! Input is read on its own thread and handed over a bounded channel, so the
 //! loop can wait with `recv_timeout`. A thread (rather than `poll(2)` on the
 //! file descriptor) works the same on every platform and for every reader:
-//! standard input, a terminal, the pipes of a child process.
+//! standard input, a terminal, the pipes of a child process where there is
+//! no poll (`run` on Unix polls them: `pipes.rs`, `pty.rs`).
 
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
@@ -92,7 +93,7 @@ where
 }
 
 /// Writes `buf` (if not empty), flushes, and clears it.
-fn write<W: Write + ?Sized>(out: &mut W, buf: &mut Vec<u8>) -> Result<(), PumpError> {
+pub fn write<W: Write + ?Sized>(out: &mut W, buf: &mut Vec<u8>) -> Result<(), PumpError> {
     if buf.is_empty() {
         return Ok(());
     }

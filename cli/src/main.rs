@@ -3,12 +3,20 @@
 //! `slicc-scrub --help` and the README's command line section describe it.
 
 mod args;
+mod completions;
 mod demo;
 mod filter;
+mod manpage;
+mod orphan;
+mod pipes;
+#[cfg(unix)]
+mod pty;
 mod run;
 mod secrets;
 mod secrets_file;
 mod stats;
+#[cfg(unix)]
+mod terminal;
 
 use std::io::{self, IsTerminal};
 
@@ -75,14 +83,20 @@ fn dispatch(cli: Cli) -> Result<i32, Failure> {
             }
         }
         None => filter_stdin(&cli.scrub),
-        Some(Command::Run { scrub, command }) => {
+        Some(Command::Run {
+            scrub,
+            terminal,
+            command,
+        }) => {
             let scrub = cli.scrub.join(scrub).map_err(Failure::config)?;
             if !scrub.has_secrets() {
                 return Err(Failure::config(NO_SECRETS));
             }
             let compiled = secrets::compile_args(&scrub)?;
-            run::run(&compiled, &scrub, &command)
+            run::run(&compiled, &scrub, terminal, &command)
         }
+        Some(Command::Completions { shell }) => completions::write(shell),
+        Some(Command::Manpage { dir }) => manpage::write(dir.as_deref()),
         Some(Command::Demo { same_length }) => {
             if cli.scrub.has_secrets() {
                 return Err(Failure::config(

@@ -1,97 +1,100 @@
-//! `slicc-scrub run -- COMMAND [ARGS]`: runs a command with standard input
-//! inherited and scrubs its standard output and standard error, each
-//! through its own stream on its own thread, then exits as a shell would.
+//! `slicc-scrub run -- COMMAND [ARGS]`: runs a command and scrubs what it
+//! writes, then exits as a shell would. Under a terminal the command gets a
+//! pseudo-terminal of its own (`pty.rs`); otherwise, or with `--no-pty`, it
+//! runs with standard input inherited and its standard output and standard
+//! error on pipes, each scrubbed through its own stream (`pipes.rs`).
 //!
-//! Signals (Unix), while the command runs: SIGINT, SIGQUIT, SIGTERM and
-//! SIGHUP sent to slicc-scrub by another process (`kill`) are forwarded to
-//! the command, and slicc-scrub keeps scrubbing until the command exits.
+//! Signals (Unix), while the command runs on pipes: SIGINT, SIGQUIT, SIGTERM
+//! and SIGHUP sent to slicc-scrub by another process (`kill`) are forwarded
+//! to the command, and slicc-scrub keeps scrubbing until the command exits.
 //! The same signals sent by the terminal (Ctrl-C, Ctrl-\, hangup) reach the
 //! command directly, since it shares slicc-scrub's process group, so they
 //! are not forwarded a second time; slicc-scrub outlives them too, to pass
 //! on what the command prints while it stops. Once the command has exited,
-//! the signals act as usual again.
+//! the signals act as usual again. Either way the command does not outlive
+//! slicc-scrub (`orphan.rs`).
 
 use std::ffi::OsString;
 use std::io::{self, ErrorKind};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 
 use crate::Failure;
-use crate::args::ScrubArgs;
-use crate::filter::{PumpError, pump};
+use crate::args::{PtyChoice, ScrubArgs};
+use crate::filter::PumpError;
+use crate::orphan::{DeathSignal, die_with_us};
+use crate::pipes::{self, Forwarded};
 use crate::secrets::Compiled;
 use crate::stats;
 
 /// Runs `command` and returns the exit status slicc-scrub should exit with.
-pub fn run(compiled: &Compiled, args: &ScrubArgs, command: &[OsString]) -> Result<i32, Failure> {
+pub fn run(
+    compiled: &Compiled,
+    args: &ScrubArgs,
+    terminal: PtyChoice,
+    command: &[OsString],
+) -> Result<i32, Failure> {
+    if use_pty(terminal)? {
+        #[cfg(unix)]
+        return crate::pty::run(compiled, args, command);
+    }
     let (program, rest) = command.split_first().expect("clap requires COMMAND");
     let shown = program.to_string_lossy();
 
     signals::install();
-    let spawned = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(rest)
         .stdin(Stdio::inherit())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match spawned {
+        .stderr(Stdio::piped());
+    die_with_us(&mut command, DeathSignal::Terminate);
+    let mut child = match command.spawn() {
         Ok(child) => child,
         Err(error) => {
             signals::restore();
-            return Err(match error.kind() {
-                ErrorKind::NotFound => Failure::new(127, format!("{shown}: command not found")),
-                ErrorKind::PermissionDenied => {
-                    Failure::new(126, format!("{shown}: permission denied"))
-                }
-                _ => Failure::new(126, format!("{shown}: cannot run: {error}")),
-            });
+            return Err(cannot_start(&shown, &error));
         }
     };
+    drop(command);
     signals::set_child(child.id());
 
-    let idle = args.idle();
     let stdout = child.stdout.take().expect("piped");
-    let mut out_stream = compiled.scrubber.stream();
-    let out_pump = thread::Builder::new()
-        .name("slicc-scrub stdout".into())
-        .spawn(move || {
-            let result = pump(stdout, &mut io::stdout().lock(), &mut out_stream, idle);
-            (result, out_stream.hits())
-        });
     let stderr = child.stderr.take().expect("piped");
-    let mut err_stream = compiled.scrubber.stream();
-    let err_pump = thread::Builder::new()
-        .name("slicc-scrub stderr".into())
-        .spawn(move || {
-            let result = pump(stderr, &mut io::stderr(), &mut err_stream, idle);
-            (result, err_stream.hits())
-        });
+    // Until every holder of the pipes has closed them: the command, and
+    // anything it left running (as a shell pipeline does).
+    // Signals act as usual again once the command has exited, even while
+    // something it left running still holds the pipes: a thread watches.
+    let pid = child.id();
+    let exited = thread::Builder::new()
+        .name("slicc-scrub wait".into())
+        .spawn(move || stop_forwarding_at_exit(pid));
+    let forwarded = pipes::forward(stdout, stderr, compiled, args.idle());
+    let status = match exited {
+        Ok(exited) => {
+            let _ = exited.join();
+            child.wait()
+        }
+        Err(_) => {
+            stop_forwarding_at_exit(pid);
+            child.wait()
+        }
+    };
 
-    let status = wait(&mut child);
-
-    // The pumps end when every holder of the pipes has closed them: the
-    // command, and anything it left running (as a shell pipeline does).
     let mut failures = Vec::new();
     let mut lists = Vec::new();
-    for (what, pump) in [("standard output", out_pump), ("standard error", err_pump)] {
-        match pump.map(|pump| pump.join()) {
-            Ok(Ok((result, hits))) => {
-                lists.push(hits);
-                match result {
-                    Ok(()) => {}
-                    // Our output was closed: the command, no longer read,
-                    // meets the closed pipe itself, as it would without us.
-                    Err(PumpError::Write(e)) if e.kind() == ErrorKind::BrokenPipe => {}
-                    Err(PumpError::Write(e)) => {
-                        failures.push(format!("writing the command's {what}: {e}"))
-                    }
-                    Err(PumpError::Read(e)) => {
-                        failures.push(format!("reading the command's {what}: {e}"))
-                    }
-                }
-            }
-            Ok(Err(_)) => failures.push(format!("scrubbing the command's {what} failed")),
-            Err(e) => failures.push(format!("cannot scrub the command's {what}: {e}")),
+    for (what, Forwarded { result, hits }) in ["standard output", "standard error"]
+        .into_iter()
+        .zip(forwarded)
+    {
+        lists.push(hits);
+        match result {
+            Ok(()) => {}
+            // Our output was closed: the command, no longer read,
+            // meets the closed pipe itself, as it would without us.
+            Err(PumpError::Write(e)) if e.kind() == ErrorKind::BrokenPipe => {}
+            Err(PumpError::Write(e)) => failures.push(format!("writing the command's {what}: {e}")),
+            Err(PumpError::Read(e)) => failures.push(format!("reading the command's {what}: {e}")),
         }
     }
     let code = match status {
@@ -114,17 +117,41 @@ pub fn run(compiled: &Compiled, args: &ScrubArgs, command: &[OsString]) -> Resul
     })
 }
 
-/// Waits for the command, and stops forwarding signals before its process
-/// id can be reused.
-fn wait(child: &mut Child) -> io::Result<ExitStatus> {
-    signals::wait_exited(child.id());
+/// Whether the command gets a pty: as asked, else when standard input and
+/// standard output are both terminals (an interactive user).
+fn use_pty(choice: PtyChoice) -> Result<bool, Failure> {
+    use std::io::IsTerminal;
+    if choice.no_pty {
+        return Ok(false);
+    }
+    if cfg!(unix) {
+        Ok(choice.pty || (io::stdin().is_terminal() && io::stdout().is_terminal()))
+    } else if choice.pty {
+        Err(Failure::config("--pty needs a Unix system"))
+    } else {
+        Ok(false)
+    }
+}
+
+/// The failure, and the shell's status for it, when `program` cannot start.
+pub fn cannot_start(shown: &str, error: &io::Error) -> Failure {
+    match error.kind() {
+        ErrorKind::NotFound => Failure::new(127, format!("{shown}: command not found")),
+        ErrorKind::PermissionDenied => Failure::new(126, format!("{shown}: permission denied")),
+        _ => Failure::new(126, format!("{shown}: cannot run: {error}")),
+    }
+}
+
+/// Waits for the command to exit, without reaping it, and stops forwarding
+/// signals before its process id can be reused.
+fn stop_forwarding_at_exit(pid: u32) {
+    signals::wait_exited(pid);
     signals::restore();
-    child.wait()
 }
 
 /// The status a shell gives a command: its exit code, or 128 + N when
 /// signal N killed it.
-fn exit_code(status: ExitStatus) -> i32 {
+pub fn exit_code(status: ExitStatus) -> i32 {
     if let Some(code) = status.code() {
         return code;
     }

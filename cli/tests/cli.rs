@@ -632,7 +632,9 @@ fn under_a_terminal_ctrl_c_reaches_the_command_once() {
         .unwrap();
     let script = r#"n=0; trap 'n=$((n+1)); echo "int $n $PW"' INT; echo ready; while :; do sleep 0.05; done"#;
     let mut command = slicc(
-        &["run", "--env", "PW", "--", "sh", "-c", script],
+        // On pipes: under a terminal, run would give the command a pty
+        // (tests/cli_pty.rs has that case).
+        &["run", "--no-pty", "--env", "PW", "--", "sh", "-c", script],
         &[("PW", PASSWORD)],
     );
     command

@@ -38,7 +38,7 @@ impl Automaton {
     /// An automaton over `patterns`, reporting every occurrence of every
     /// pattern (overlapping, `MatchKind::Standard`). Pattern ids are indexes
     /// into `patterns`.
-    pub(crate) fn new(patterns: &[Vec<u8>]) -> Automaton {
+    pub(crate) fn new(patterns: &[&[u8]]) -> Automaton {
         // No prefilter: the automaton is stepped a byte at a time, and a
         // prefilter would keep copies of the patterns.
         let nfa = NFA::builder()
@@ -109,6 +109,22 @@ impl Automaton {
 
     pub(crate) fn start(&self) -> StateID {
         self.start
+    }
+
+    /// The start of an anchored walk: patterns that start where it starts.
+    pub(crate) fn anchored_start(&self) -> StateID {
+        self.nfa
+            .start_state(Anchored::Yes)
+            .expect("anchored search is supported")
+    }
+
+    /// One step of an anchored walk; `None` once no pattern can start
+    /// where the walk started. A match of the walk is one whose length is
+    /// the number of bytes walked.
+    #[inline(always)]
+    pub(crate) fn next_anchored(&self, state: StateID, byte: u8) -> Option<StateID> {
+        let next = self.nfa.next_state(Anchored::Yes, state, byte);
+        (!self.nfa.is_dead(next)).then_some(next)
     }
 
     #[inline(always)]

@@ -1,139 +1,214 @@
-//! The seed filter's pass over a large push (see `seeds.rs`): it finds
-//! every complete candidate from sampled grams, then steps the automata only
-//! over the tail where a candidate could still be open, so that what is held
-//! is exactly what stepping every byte would hold.
-
-use std::collections::BTreeMap;
+//! The seed filter's pass over a large push (see `seeds.rs`): from grams at
+//! sampled positions it finds every complete candidate, and everything that
+//! reaches the end of the input from before the last [`TAIL`] view bytes
+//! (open verifications, the fragment run); the stepper then starts afresh
+//! on that tail, so that what is held is exactly what stepping every byte
+//! would hold, and the cost of a push does not depend on how long the
+//! patterns are.
 
 use super::Engine;
+use super::candidates::Candidates;
 use super::fragments::Run;
-use super::matcher::{Candidate, Input, Matcher, offer, offer_fragment};
-use super::seeds::{GRAM, Seed, gram, has_line_break, view_gram};
+use super::matcher::{Input, offer_fragment, view_owner};
+use super::opens::{Open, Opens};
+use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
+use super::table::PREFIX;
 use crate::FRAGMENT;
-use crate::form::Form;
 
-impl Matcher {
-    /// Finds the same candidates as [`Matcher::scan`] over everything held,
-    /// without stepping the automata over every byte: the seed filters find
-    /// every complete candidate, then the automata are stepped afresh over
-    /// the last stretch, where a candidate could still be open, so that
-    /// their states (and so what is held) are exactly those of `scan`.
-    pub(super) fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
-        self.end = input.end();
-        let first = input.index(self.decided);
-        let open = &input.bytes[first..];
-        filter_direct(engine, open, self.decided, &mut self.candidates);
-        filter_view(engine, open, self.decided, &mut self.candidates);
-        // A candidate still open at the end starts within the last
-        // `longest` view bytes (which span at least `longest` bytes).
-        let mut from = open.len().saturating_sub(engine.longest);
-        // One more view byte to take in for each line break in there.
-        let mut missing = open[from..]
-            .iter()
-            .filter(|&&b| b == b'\r' || b == b'\n')
-            .count();
-        while from > 0 && missing > 0 {
-            from -= 1;
-            if !matches!(open[from], b'\r' | b'\n') {
-                missing -= 1;
-            }
+/// View bytes at the end that the stepper steps over after the filter:
+/// anything still open that starts before them is longer than a prefix and
+/// holds a sampled gram, so the filter finds it.
+pub(crate) const TAIL: usize = PREFIX + MAX_STRIDE + GRAM;
+
+/// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
+/// it when it has fewer).
+pub(super) fn tail_start(input: &[u8]) -> usize {
+    let mut from = input.len();
+    let mut view = 0;
+    while from > 0 && view < TAIL {
+        from -= 1;
+        if !matches!(input[from], b'\r' | b'\n') {
+            view += 1;
         }
-        // Only where a pattern's first gram starts (or too few bytes remain
-        // to tell) can a candidate still be open at the end.
-        while from < open.len() && !could_start_open(engine, open, from) {
-            from += 1;
-        }
-        // Stepped afresh from there, the automata find every candidate that
-        // starts there or later, and none before: those are complete and the
-        // filters found them.
-        self.reset_automata(engine);
-        self.runs.clear();
-        self.scan(engine, input, first + from);
     }
+    from
 }
 
-/// Direct patterns and fragments of `input` (which starts at position
-/// `base`), from grams at sampled positions.
+/// Where the stepper starts on the tail that begins at `tail`: the first
+/// position from which something could still be open at the end (before
+/// it, nothing that starts at or after `tail` can be).
+pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
+    (tail..input.len())
+        .find(|&at| could_start_open(engine, input, at))
+        .unwrap_or(input.len())
+}
+
+/// Whether a candidate starting at `at` could still be open at the end of
+/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
+/// 8 bytes, or a gram of a value, start here.
+fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
+    if is_break(input[at]) {
+        return false; // no candidate starts at a CR or LF
+    }
+    if at + GRAM > input.len() {
+        return true;
+    }
+    let word = gram(&input[at..]);
+    if engine.starts.may_hold(word) || engine.value_grams.may_hold(word) {
+        return true;
+    }
+    // On the view, the first 8 view bytes from here.
+    has_line_break(word)
+        && view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
+}
+
+/// Every candidate of `input` (which starts at position `base`, the first
+/// undecided byte) into `candidates`, and what reaches its end from before
+/// `tail`: open verifications into `direct_opens` and `view_opens` (which
+/// start empty), and the fragment run when a walk reached the end.
+pub(super) fn find(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    tail: usize,
+    candidates: &mut Candidates,
+    direct_opens: &mut Opens,
+    view_opens: &mut Opens,
+) -> Option<Run> {
+    let run = filter_direct(engine, input, base, tail, candidates, direct_opens);
+    filter_view(engine, input, base, tail, candidates, view_opens);
+    run
+}
+
+/// Direct patterns and fragments of `input`, from grams at sampled
+/// positions; returns the fragment run when a walk reached the end.
 fn filter_direct(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    candidates: &mut BTreeMap<u64, Candidate>,
-) {
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Opens,
+) -> Option<Run> {
     let index = &engine.direct_seeds;
-    if index.is_empty() {
-        return;
+    let grams = &engine.value_grams;
+    if index.is_empty() && grams.is_empty() {
+        return None;
     }
-    // Per secret, where its fragments are known up to: the next sampled
-    // gram of a run finds the same run.
-    let mut walked: Vec<(u32, usize)> = Vec::new();
+    // Where fragments are known up to: the next sampled gram of a run
+    // finds the same run.
+    let mut walked = 0;
+    let mut at_end = None;
     let mut at = 0;
     while at + GRAM <= input.len() {
-        for &seed in index.get(gram(&input[at..])) {
-            match seed {
-                Seed::Pattern { id, offset } => {
-                    let pattern = &engine.direct_patterns[id as usize];
-                    let Some(start) = at.checked_sub(offset as usize) else {
-                        continue;
-                    };
-                    let end = start + pattern.len();
-                    // One that runs past the input is found by the
-                    // automaton if it completes.
-                    let owner = engine.direct_entries[id as usize].owner;
-                    if let Some((form, secret)) = owner
-                        && end <= input.len()
-                        && input[start..end] == pattern[..]
-                    {
-                        let (start, len) = (base + start as u64, pattern.len() as u64);
-                        offer(candidates, start, len, form, secret);
-                    }
-                }
-                Seed::Window { secret } => {
-                    let done = walked.iter().find(|w| w.0 == secret).map_or(0, |w| w.1);
-                    if at < done {
-                        continue;
-                    }
-                    // Windows that hold this gram start from 8 bytes
-                    // back; walk from there until the run dies.
-                    let from = at.saturating_sub(GRAM).max(done);
-                    let to = walk_fragments(engine, secret, input, from, at, |p, len| {
-                        let open = Input { bytes: input, base };
-                        let (p, len) = (base + p as u64, len as u64);
-                        offer_fragment(engine, candidates, open, base, secret, p, len);
-                    });
-                    match walked.iter_mut().find(|w| w.0 == secret) {
-                        Some(w) => w.1 = to,
-                        None => walked.push((secret, to)),
-                    }
+        let word = gram(&input[at..]);
+        if !engine.direct_any.may_hold(word) {
+            at += index.stride;
+            continue;
+        }
+        let mut offsets = index.get(word);
+        while offsets != 0 {
+            let offset = offsets.trailing_zeros() as usize;
+            offsets &= offsets - 1;
+            if let Some(start) = at.checked_sub(offset) {
+                direct_at(engine, input, base, start, tail, candidates, opens);
+            }
+        }
+        if at >= walked && !grams.is_empty() && grams.may_hold(word) {
+            // Windows that hold this gram start from 8 bytes back; walk
+            // from there until the run dies.
+            let from = at.saturating_sub(GRAM).max(walked);
+            let open = Input { bytes: input, base };
+            match walk_fragments(engine, open, from, at, candidates) {
+                Walk::Stopped(to) => walked = to,
+                Walk::End(run) => {
+                    walked = input.len();
+                    at_end = Some(run);
                 }
             }
         }
         at += index.stride;
     }
+    at_end
 }
 
-/// Base64 and hex patterns on the CR/LF-free view of `input` (which starts
-/// at position `base`), from view grams at sampled positions.
+/// The direct patterns that start at `start`: an anchored walk of the
+/// prefix automaton, then the rest of each longer pattern compared. One
+/// still open at the end, from before the tail, goes to `opens`.
+fn direct_at(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    start: usize,
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Opens,
+) {
+    let automaton = &engine.direct;
+    let table = &engine.direct_table;
+    let mut state = automaton.anchored_start();
+    for (walked, &byte) in input[start..].iter().take(PREFIX).enumerate() {
+        let Some(next) = automaton.next_anchored(state, byte) else {
+            return;
+        };
+        state = next;
+        if !automaton.is_match(state) {
+            continue;
+        }
+        for (id, len) in automaton.matches(state) {
+            if len != walked + 1 {
+                continue; // a match that started later
+            }
+            let prefix = &table.prefixes[id];
+            if let Some(exact) = prefix.exact {
+                let (form, secret) = table.owners[exact as usize].plain;
+                candidates.offer(base + start as u64, len as u64, form, secret);
+            }
+            for &id in &prefix.longer {
+                let pattern = table.pattern(id);
+                let end = start + pattern.len();
+                if end <= input.len() {
+                    if input[start + len..end] == pattern[len..] {
+                        let (form, secret) = table.owners[id as usize].plain;
+                        candidates.offer(base + start as u64, pattern.len() as u64, form, secret);
+                    }
+                } else if start < tail && input[start + len..] == pattern[len..input.len() - start]
+                {
+                    // Still open: the stepper takes it on from the tail.
+                    opens.push(Open {
+                        id,
+                        start: base + start as u64,
+                        matched: (tail - start) as u32,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Base64 and hex patterns on the CR/LF-free view of `input`, from view
+/// grams at sampled positions.
 fn filter_view(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    candidates: &mut BTreeMap<u64, Candidate>,
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Opens,
 ) {
     let index = &engine.view_seeds;
     if index.is_empty() {
         return;
     }
-    let is_break = |b: u8| b == b'\r' || b == b'\n';
     let mut at = 0;
     while at < input.len() {
         let Some((word, first)) = view_gram(input, at) else {
             break;
         };
-        for &seed in index.get(word) {
-            let Seed::Pattern { id, offset } = seed else {
-                continue;
-            };
+        let mut offsets = index.get(word);
+        while offsets != 0 {
+            let offset = offsets.trailing_zeros() as usize;
+            offsets &= offsets - 1;
             // Back `offset` view bytes to the start.
             let mut start = first;
             let mut left = offset;
@@ -143,82 +218,143 @@ fn filter_view(
                     left -= 1;
                 }
             }
-            if left > 0 {
-                continue;
-            }
-            let pattern = &engine.view_patterns[id as usize];
-            let mut pos = start;
-            let mut matched = 0;
-            while matched < pattern.len() && pos < input.len() {
-                let b = input[pos];
-                pos += 1;
-                if is_break(b) {
-                    continue;
-                }
-                if b != pattern[matched] {
-                    break;
-                }
-                matched += 1;
-            }
-            if matched < pattern.len() {
-                continue;
-            }
-            let span = (pos - start) as u64;
-            let entry = &engine.view_entries[id as usize];
-            if span > pattern.len() as u64 {
-                offer(
-                    candidates,
-                    base + start as u64,
-                    span,
-                    Form::Wrapped,
-                    entry.wrapped_owner,
-                );
-            } else if let Some((form, secret)) = entry.owner {
-                offer(candidates, base + start as u64, span, form, secret);
+            if left == 0 {
+                view_at(engine, input, base, start, tail, candidates, opens);
             }
         }
         at += index.stride;
     }
 }
 
-/// Whether a candidate starting at `at` could still be open at the end of
-/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
-/// 8 bytes start here.
-fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
-    if input[at] == b'\r' || input[at] == b'\n' {
-        return false;
-    }
-    if at + GRAM > input.len() {
-        return true;
-    }
-    let word = gram(&input[at..]);
-    let starts = |word: u64| !engine.starts.get(word).is_empty();
-    if !has_line_break(word) {
-        // The direct gram and the view gram are the same bytes.
-        return starts(word);
-    }
-    starts(word) || view_gram(input, at).is_none_or(|(view, _)| starts(view))
+fn is_break(b: u8) -> bool {
+    b == b'\r' || b == b'\n'
 }
 
-/// The fragments of `secret` that start at `from` or later in `input`,
-/// walked until every start up to `past` is final (or the input ends): each
-/// final one goes to `found(index, length)`. Returns where the fragments are
-/// known up to: a later start has a run still shorter than 16 bytes, or one
-/// that reached the end of the input and could grow (left to the automata).
+/// The view patterns whose first view byte is at `start` (not a line
+/// break), as [`direct_at`] does on the input.
+fn view_at(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    start: usize,
+    tail: usize,
+    candidates: &mut Candidates,
+    opens: &mut Opens,
+) {
+    let automaton = &engine.view;
+    let table = &engine.view_table;
+    let mut state = automaton.anchored_start();
+    let mut walked = 0;
+    let mut pos = start;
+    while walked < PREFIX && pos < input.len() {
+        let byte = input[pos];
+        pos += 1;
+        if is_break(byte) {
+            continue;
+        }
+        let Some(next) = automaton.next_anchored(state, byte) else {
+            return;
+        };
+        state = next;
+        walked += 1;
+        if !automaton.is_match(state) {
+            continue;
+        }
+        for (id, len) in automaton.matches(state) {
+            if len != walked {
+                continue; // a match that started later
+            }
+            let prefix = &table.prefixes[id];
+            if let Some(exact) = prefix.exact {
+                let span = (pos - start) as u64;
+                let (form, secret) = view_owner(engine, exact, span);
+                candidates.offer(base + start as u64, span, form, secret);
+            }
+            for &id in &prefix.longer {
+                view_rest(engine, input, base, start, pos, tail, id, candidates, opens);
+            }
+        }
+    }
+}
+
+/// Compares the rest of view pattern `id`, whose first `PREFIX` view bytes
+/// run from `start` to `pos`.
+#[allow(clippy::too_many_arguments)]
+fn view_rest(
+    engine: &Engine,
+    input: &[u8],
+    base: u64,
+    start: usize,
+    mut pos: usize,
+    tail: usize,
+    id: u32,
+    candidates: &mut Candidates,
+    opens: &mut Opens,
+) {
+    let pattern = engine.view_table.pattern(id);
+    let mut matched = PREFIX;
+    // View bytes matched before the tail, where the stepper starts.
+    let mut before_tail = None;
+    if start < tail && tail < pos {
+        // The tail starts inside the prefix: count its view bytes there.
+        let inside = input[start..tail].iter().filter(|&&b| !is_break(b)).count();
+        before_tail = Some(inside);
+    }
+    while matched < pattern.len() && pos < input.len() {
+        if pos == tail {
+            before_tail = Some(matched);
+        }
+        let b = input[pos];
+        pos += 1;
+        if is_break(b) {
+            continue;
+        }
+        if b != pattern[matched] {
+            return;
+        }
+        matched += 1;
+    }
+    if matched == pattern.len() {
+        let span = (pos - start) as u64;
+        let (form, secret) = view_owner(engine, id, span);
+        candidates.offer(base + start as u64, span, form, secret);
+    } else if start < tail {
+        // The input ended inside the pattern: still open, and the stepper
+        // takes it on from the tail.
+        opens.push(Open {
+            id,
+            start: base + start as u64,
+            matched: before_tail.expect("the tail starts before the end") as u32,
+        });
+    }
+}
+
+enum Walk {
+    /// Fragments are known up to here: a later start has a run still
+    /// shorter than 16 bytes.
+    Stopped(usize),
+    /// The walk reached the end of the input with this run.
+    End(Run),
+}
+
+/// The fragments that start at `from` or later in `input`, walked until
+/// every start up to `past` is final (or the input ends): each final one is
+/// offered.
 fn walk_fragments(
     engine: &Engine,
-    secret: u32,
-    input: &[u8],
+    input: Input<'_>,
     from: usize,
     past: usize,
-    mut found: impl FnMut(usize, usize),
-) -> usize {
-    let sam = engine.secrets[secret as usize].sam();
-    let mut run = Run::empty(secret);
+    candidates: &mut Candidates,
+) -> Walk {
+    let sam = &engine.values;
+    let mut run = Run::empty();
     let mut at = from;
-    while at < input.len() {
-        run.step(sam, at as u64, input[at], |p, len| {
-            found(p as usize, len as usize)
+    let decided = input.base;
+    while at < input.bytes.len() {
+        let position = input.base + at as u64;
+        run.step(sam, position, input.bytes[at], |f| {
+            offer_fragment(candidates, decided, f)
         });
         at += 1;
         // Stop once every start up to `past` is final and no fragment is in
@@ -226,9 +362,8 @@ fn walk_fragments(
         // next sampled gram).
         let start = at - run.len() as usize;
         if start > past && run.len() < FRAGMENT as u64 {
-            return start;
+            return Walk::Stopped(start);
         }
     }
-    run.settle(sam, at as u64, |p, len| found(p as usize, len as usize));
-    at
+    Walk::End(run)
 }

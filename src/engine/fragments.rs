@@ -1,41 +1,45 @@
 //! Fragments (SPEC §2.2, §3): a 16-byte window of a value found in the
 //! input, extended byte by byte along the value at every offset where the
 //! window occurs. The candidate at position p is the longest prefix of the
-//! input from p that is a substring of the value, when that is 16 bytes or
-//! more. A [`Run`] follows the input through the value's suffix automaton,
-//! so each byte costs the same however often the value repeats itself.
+//! input from p that is a substring of a value, when that is 16 bytes or
+//! more. A [`Run`] follows the input through the suffix automaton of every
+//! value, so each byte costs the same however many values there are and
+//! however often a value repeats itself.
 
 use super::suffix::{ROOT, SuffixAutomaton};
 use crate::FRAGMENT;
 
-/// The fragments of one secret in progress: the longest suffix of the input
-/// that is a substring of the value, while it is at least 16 bytes long.
-/// Every start before that suffix has its final length already reported.
+/// Fragments whose lengths are final: every start in `from..to` has one
+/// that runs to `end`; the longest (from `from`) is in suffix automaton
+/// state `state`, and each shorter one in a state on its suffix links.
+/// Reported as one stretch, not start by start: the decision takes at most
+/// one start of it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Stretch {
+    pub(crate) from: u64,
+    pub(crate) to: u64,
+    pub(crate) end: u64,
+    pub(crate) state: u32,
+}
+
+/// The longest suffix of the input that is a substring of a value. Every
+/// start before that suffix has its final length already reported.
+#[derive(Clone, Copy)]
 pub(crate) struct Run {
-    pub(crate) secret: u32,
     state: u32,
     len: u32,
 }
 
-impl Run {
-    /// A run whose first window `window` is the input just read.
-    pub(crate) fn new(sam: &SuffixAutomaton, secret: u32, window: &[u8]) -> Run {
-        let mut run = Run {
-            secret,
-            state: ROOT,
-            len: 0,
-        };
-        for &byte in window {
-            (run.state, run.len) = sam.step(run.state, run.len, byte);
-        }
-        debug_assert_eq!(run.len as usize, window.len(), "a window is a substring");
-        run
+impl Default for Run {
+    fn default() -> Run {
+        Run::empty()
     }
+}
 
-    /// A run from scratch, for a walk that starts at a given position.
-    pub(crate) fn empty(secret: u32) -> Run {
+impl Run {
+    /// Nothing read yet.
+    pub(crate) fn empty() -> Run {
         Run {
-            secret,
             state: ROOT,
             len: 0,
         }
@@ -45,23 +49,37 @@ impl Run {
         u64::from(self.len)
     }
 
+    /// Reports the starts of this run (which ends at `end`) up to (not
+    /// including) `to`, each with length `end - start`.
+    fn report(&self, end: u64, to: u64, found: &mut impl FnMut(Stretch)) {
+        let from = end - u64::from(self.len);
+        if from < to {
+            found(Stretch {
+                from,
+                to,
+                end,
+                state: self.state,
+            });
+        }
+    }
+
     /// Reads the byte at position `at`. Every start whose fragment cannot
-    /// take this byte is final: `found(start, length)` for those of 16 bytes
-    /// or more.
+    /// take this byte is final: `found` for those of 16 bytes or more.
     #[inline]
     pub(crate) fn step(
         &mut self,
         sam: &SuffixAutomaton,
         at: u64,
         byte: u8,
-        mut found: impl FnMut(u64, u64),
+        mut found: impl FnMut(Stretch),
     ) {
-        let old_start = at - u64::from(self.len);
+        let before = *self;
         (self.state, self.len) = sam.step(self.state, self.len, byte);
         let new_start = at + 1 - u64::from(self.len);
         // Starts up to `at - 16` had a fragment of 16 bytes or more.
-        for start in old_start..new_start.min((at + 1).saturating_sub(FRAGMENT as u64)) {
-            found(start, at - start);
+        let last = (at + 1).saturating_sub(FRAGMENT as u64);
+        if before.len as u64 >= FRAGMENT as u64 && at - before.len() < new_start.min(last) {
+            before.report(at, new_start.min(last), &mut found);
         }
     }
 
@@ -72,23 +90,41 @@ impl Run {
         &self,
         sam: &SuffixAutomaton,
         end: u64,
-        mut found: impl FnMut(u64, u64),
+        mut found: impl FnMut(Stretch),
     ) -> Option<u64> {
         let growable = u64::from(sam.growable(self.state, self.len));
-        let start = end - u64::from(self.len);
         let last = end.saturating_sub(FRAGMENT as u64); // last start of a fragment
         let first_growing = end - growable;
-        for p in start..first_growing.min(last + 1) {
-            found(p, end - p);
+        if self.len() >= FRAGMENT as u64 {
+            self.report(end, first_growing.min(last + 1), &mut found);
         }
         (growable >= FRAGMENT as u64).then_some(first_growing)
     }
 
     /// The input ended at `end`: every start of 16 bytes or more is final.
-    pub(crate) fn finish(&self, end: u64, mut found: impl FnMut(u64, u64)) {
-        let start = end - u64::from(self.len);
-        for p in start..(end + 1).saturating_sub(FRAGMENT as u64) {
-            found(p, end - p);
+    pub(crate) fn finish(&self, end: u64, mut found: impl FnMut(Stretch)) {
+        if self.len() >= FRAGMENT as u64 {
+            self.report(end, end + 1 - FRAGMENT as u64, &mut found);
         }
+    }
+
+    /// The longest suffix of the input, shorter than a window and ending at
+    /// `end`, that is a proper prefix of some window and whose first byte
+    /// `starts_at(start)` accepts: its start. `floor` is the earliest start
+    /// to consider.
+    pub(crate) fn window_prefix(
+        &self,
+        sam: &SuffixAutomaton,
+        end: u64,
+        floor: u64,
+        starts_at: impl Fn(u64) -> bool,
+    ) -> Option<u64> {
+        let longest = u64::from(self.len)
+            .min(FRAGMENT as u64 - 1)
+            .min(end.saturating_sub(floor));
+        (1..=longest)
+            .rev()
+            .find(|&len| sam.starts_window(self.state, len as u32) && starts_at(end - len))
+            .map(|len| end - len)
     }
 }

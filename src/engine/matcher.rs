@@ -1,38 +1,33 @@
-//! The matching state of one stream, SPEC §3 and §4. Small pushes step both
-//! automata over every byte; large ones go through the seed filter
-//! (`filter.rs`), which finds the same candidates. Candidates are kept by
-//! start position; a match is decided as soon as nothing that can still
-//! arrive could change it, and only the bytes that could still become part
-//! of a match are held.
+//! The matching state of one stream, SPEC §3 and §4. Small pushes step the
+//! stepper (both prefix automata, the open verifications and the fragment
+//! run) over every byte; large ones go through the seed filter
+//! (`filter.rs`), which finds the same candidates and then steps only over
+//! a short tail. Candidates go to one sink (`candidates.rs`); a match is
+//! decided as soon as nothing that can still arrive could change it, and
+//! only the bytes that could still become part of a match are held.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
-use super::fragments::Run;
+use super::candidates::{Candidate, Candidates};
+use super::filter;
+use super::fragments::{Run, Stretch};
+use super::opens::{Open, Opens};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
-
-/// The best candidate known at one start position.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct Candidate {
-    /// Span in original input bytes.
-    len: u64,
-    form: Form,
-    secret: u32,
-}
-
-impl Candidate {
-    /// SPEC §3: the longest, then the earlier form, then the earlier secret.
-    fn beats(&self, other: &Candidate) -> bool {
-        (other.len, self.form, self.secret) < (self.len, other.form, other.secret)
-    }
-}
 
 /// Bytes scanned before candidates are decided and output is emitted, so a
 /// large push holds little.
 const BLOCK: usize = 256 * 1024;
+
+/// Pushes shorter than this are stepped byte by byte.
+const FILTER_FROM: usize = 48;
+
+/// A push is filtered only while what is held is at most this many times
+/// its length.
+const HELD_PER_NEW: usize = 4;
 
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
 /// or before the first undecided byte, and `bytes` runs to the end of the
@@ -51,22 +46,30 @@ impl Input<'_> {
     pub(super) fn end(&self) -> u64 {
         self.base + self.bytes.len() as u64
     }
+
+    fn is_line_break(&self, position: u64) -> bool {
+        matches!(self.bytes[self.index(position)], b'\r' | b'\n')
+    }
 }
 
 pub(crate) struct Matcher {
     /// Everything before this position is decided and emitted.
-    pub(super) decided: u64,
+    decided: u64,
     /// Bytes consumed so far.
-    pub(super) end: u64,
-    pub(super) direct_state: StateID,
-    pub(super) view_state: StateID,
-    /// Positions of the CR and LF bytes at or after `decided`.
-    pub(super) line_breaks: VecDeque<u64>,
-    pub(super) candidates: BTreeMap<u64, Candidate>,
-    /// Fragment runs in progress, at most one per secret.
-    pub(super) runs: Vec<Run>,
-    /// Per secret, per form: matches replaced.
-    pub(super) counts: Vec<[u64; 8]>,
+    end: u64,
+    direct_state: StateID,
+    view_state: StateID,
+    /// Positions of the CR and LF bytes at or after `decided` (from where
+    /// the automata were last started afresh).
+    line_breaks: VecDeque<u64>,
+    candidates: Candidates,
+    direct_opens: Opens,
+    view_opens: Opens,
+    /// The fragment run, which has read every byte before `run_end`.
+    run: Run,
+    run_end: u64,
+    /// Per secret, per form: matches replaced (empty before the first).
+    counts: Vec<[u64; 8]>,
 }
 
 impl Matcher {
@@ -77,9 +80,14 @@ impl Matcher {
             direct_state: engine.direct.start(),
             view_state: engine.view.start(),
             line_breaks: VecDeque::new(),
-            candidates: BTreeMap::new(),
-            runs: Vec::new(),
-            counts: vec![[0; 8]; engine.secrets.len()],
+            candidates: Candidates::default(),
+            direct_opens: Opens::default(),
+            view_opens: Opens::default(),
+            run: Run::empty(),
+            run_end: 0,
+            // Sized on the first match: most scrubs (the compile's own leak
+            // check among them) find none.
+            counts: Vec::new(),
         }
     }
 
@@ -97,9 +105,6 @@ impl Matcher {
     /// every byte that is decided. `data[0]` is at position `base`, at or
     /// before [`Matcher::decided`]; `data` runs to the end of the input.
     pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
-        // Below this, stepping the automata over every byte costs less than
-        // filtering and then stepping over the last `longest` bytes anyway.
-        let filter_from = 4 * engine.longest + 256;
         let mut done = (self.end - base) as usize;
         while done < data.len() {
             let stop = (done + BLOCK).min(data.len());
@@ -107,7 +112,13 @@ impl Matcher {
                 bytes: &data[..stop],
                 base,
             };
-            if stop - done >= filter_from {
+            // The filter reads what is held again, at a few cycles a byte
+            // (a tenth of a step): worth it while what is held is at most
+            // a few times the new bytes (so a push costs time linear in
+            // its length), and enough to outweigh its fixed cost.
+            let held = done - input.index(self.decided);
+            let new = stop - done;
+            if new >= FILTER_FROM && held <= HELD_PER_NEW * new {
                 self.scan_filtered(engine, input);
             } else {
                 self.scan(engine, input, done);
@@ -123,9 +134,20 @@ impl Matcher {
     pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let input = Input { bytes: data, base };
         debug_assert_eq!(input.end(), self.end);
-        self.finish_runs(engine, input);
+        let Matcher {
+            run,
+            candidates,
+            decided,
+            end,
+            ..
+        } = self;
+        run.finish(*end, |f| offer_fragment(candidates, *decided, f));
         self.decide(engine, input, out, true);
         self.reset_automata(engine);
+        self.direct_opens.clear();
+        self.view_opens.clear();
+        self.run = Run::empty();
+        self.run_end = self.end;
     }
 
     /// Hits so far: by secret index, then form order.
@@ -154,12 +176,62 @@ impl Matcher {
         })
     }
 
-    /// Steps both automata over `input.bytes[from..]`, collecting candidates.
-    pub(super) fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
+    /// Finds the same candidates as [`Matcher::scan`] over everything held,
+    /// without stepping over every byte: the seed filters find every
+    /// complete candidate, every open verification and the fragment run
+    /// that reach the end from before the tail, then the stepper is started
+    /// afresh on the tail, so that what is held is exactly what stepping
+    /// every byte would hold.
+    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
+        self.end = input.end();
+        let first = input.index(self.decided);
+        let open = &input.bytes[first..];
+        // The stepper starts where something could still be open at the end;
+        // the filter hands it what started before.
+        let from = filter::stepper_start(engine, open, filter::tail_start(open));
+        self.reset_automata(engine);
+        self.direct_opens.clear();
+        self.view_opens.clear();
+        let run = filter::find(
+            engine,
+            open,
+            self.decided,
+            from,
+            &mut self.candidates,
+            &mut self.direct_opens,
+            &mut self.view_opens,
+        );
+        match run {
+            Some(run) => {
+                self.run = run;
+                self.run_end = self.end;
+            }
+            None => {
+                self.run = Run::empty();
+                self.run_end = self.decided + from as u64;
+            }
+        }
+        self.scan(engine, input, first + from);
+    }
+
+    /// Steps the stepper over `input.bytes[from..]`, collecting candidates.
+    fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
             let at = input.base + i as u64;
-            if !self.runs.is_empty() {
-                self.step_runs(engine, input, at, byte);
+            if at >= self.run_end {
+                self.step_run(engine, at, byte);
+            }
+            if !self.direct_opens.is_empty() {
+                let Matcher {
+                    direct_opens,
+                    candidates,
+                    ..
+                } = self;
+                let table = &engine.direct_table;
+                direct_opens.step(table, byte, |id, start| {
+                    let (form, secret) = table.owners[id as usize].plain;
+                    candidates.offer(start, at + 1 - start, form, secret);
+                });
             }
             self.direct_state = engine.direct.next(self.direct_state, byte);
             if engine.direct.is_match(self.direct_state) {
@@ -168,6 +240,19 @@ impl Matcher {
             if byte == b'\r' || byte == b'\n' {
                 self.line_breaks.push_back(at);
             } else {
+                if !self.view_opens.is_empty() {
+                    let Matcher {
+                        view_opens,
+                        candidates,
+                        ..
+                    } = self;
+                    let table = &engine.view_table;
+                    view_opens.step(table, byte, |id, start| {
+                        let span = at + 1 - start;
+                        let (form, secret) = view_owner(engine, id, span);
+                        candidates.offer(start, span, form, secret);
+                    });
+                }
                 self.view_state = engine.view.next(self.view_state, byte);
                 if engine.view.is_match(self.view_state) {
                     self.view_matches(engine, at);
@@ -175,42 +260,49 @@ impl Matcher {
             }
         }
         self.end = input.end();
+        self.run_end = self.run_end.max(self.end);
     }
 
-    /// Patterns of the direct automaton ending at `at`.
+    /// Prefixes of the direct automaton ending at `at`.
     fn direct_matches(&mut self, engine: &Engine, at: u64) {
         for (id, len) in engine.direct.matches(self.direct_state) {
             let start = at + 1 - len as u64;
             if start < self.decided {
                 continue;
             }
-            let entry = &engine.direct_entries[id];
-            if let Some((form, secret)) = entry.owner {
-                self.offer(start, len as u64, form, secret);
+            let prefix = &engine.direct_table.prefixes[id];
+            if let Some(exact) = prefix.exact {
+                let (form, secret) = engine.direct_table.owners[exact as usize].plain;
+                self.candidates.offer(start, len as u64, form, secret);
             }
-            for &secret in &entry.windows {
-                if self.runs.iter().any(|r| r.secret == secret) {
-                    continue; // the run already covers this window
-                }
-                let sam = engine.secrets[secret as usize].sam();
-                self.runs
-                    .push(Run::new(sam, secret, &engine.direct_patterns[id]));
+            for &id in &prefix.longer {
+                self.direct_opens.push(Open {
+                    id,
+                    start,
+                    matched: len as u32,
+                });
             }
         }
     }
 
-    /// Patterns of the view automaton whose last byte is at `at`.
+    /// Prefixes of the view automaton whose last byte is at `at`.
     fn view_matches(&mut self, engine: &Engine, at: u64) {
         for (id, len) in engine.view.matches(self.view_state) {
             let Some(start) = self.view_start(at, len as u64) else {
                 continue;
             };
-            let span = at + 1 - start;
-            let entry = &engine.view_entries[id];
-            if span > len as u64 {
-                self.offer(start, span, Form::Wrapped, entry.wrapped_owner);
-            } else if let Some((form, secret)) = entry.owner {
-                self.offer(start, span, form, secret);
+            let prefix = &engine.view_table.prefixes[id];
+            if let Some(exact) = prefix.exact {
+                let span = at + 1 - start;
+                let (form, secret) = view_owner(engine, exact, span);
+                self.candidates.offer(start, span, form, secret);
+            }
+            for &id in &prefix.longer {
+                self.view_opens.push(Open {
+                    id,
+                    start,
+                    matched: len as u32,
+                });
             }
         }
     }
@@ -232,77 +324,50 @@ impl Matcher {
         (start >= self.decided).then_some(start)
     }
 
-    /// Every fragment run in progress reads the byte at `at`; a run that
-    /// falls below 16 bytes ends (a new window starts it again).
-    fn step_runs(&mut self, engine: &Engine, input: Input<'_>, at: u64, byte: u8) {
+    /// The fragment run reads the byte at `at`.
+    #[inline]
+    fn step_run(&mut self, engine: &Engine, at: u64, byte: u8) {
         let Matcher {
-            runs,
+            run,
             candidates,
             decided,
             ..
         } = self;
-        runs.retain_mut(|run| {
-            let secret = run.secret;
-            let sam = engine.secrets[secret as usize].sam();
-            run.step(sam, at, byte, |p, len| {
-                offer_fragment(engine, candidates, input, *decided, secret, p, len);
-            });
-            run.len() >= FRAGMENT as u64
+        run.step(&engine.values, at, byte, |f| {
+            offer_fragment(candidates, *decided, f);
         });
     }
 
-    /// The input ends here: every fragment run stops where it is.
-    fn finish_runs(&mut self, engine: &Engine, input: Input<'_>) {
+    /// Offers the fragments of the run that cannot grow any more, and
+    /// returns the earliest start from which a fragment could still be
+    /// open: a growing one, or a proper prefix of a window.
+    fn settle_run(&mut self, engine: &Engine, input: Input<'_>) -> Option<u64> {
         let Matcher {
-            runs,
+            run,
             candidates,
             decided,
             end,
             ..
         } = self;
-        for run in runs.drain(..) {
-            let secret = run.secret;
-            run.finish(*end, |p, len| {
-                offer_fragment(engine, candidates, input, *decided, secret, p, len);
-            });
-        }
-    }
-
-    /// Offers the fragments of the runs in progress that cannot grow any
-    /// more, and returns the earliest start of one that can.
-    fn settle_runs(&mut self, engine: &Engine, input: Input<'_>) -> Option<u64> {
-        let Matcher {
-            runs,
-            candidates,
-            decided,
-            end,
-            ..
-        } = self;
-        let mut earliest: Option<u64> = None;
-        for run in runs.iter() {
-            let secret = run.secret;
-            let sam = engine.secrets[secret as usize].sam();
-            let growing = run.settle(sam, *end, |p, len| {
-                offer_fragment(engine, candidates, input, *decided, secret, p, len);
-            });
+        let sam = &engine.values;
+        let growing = run.settle(sam, *end, |f| {
+            offer_fragment(candidates, *decided, f);
+        });
+        let mut earliest = None;
+        if let Some(mut p) = growing.map(|p| p.max(*decided)) {
             // The first start from there that can begin a candidate.
-            let Some(mut p) = growing.map(|p| p.max(*decided)) else {
-                continue;
-            };
-            while p + FRAGMENT as u64 <= *end
-                && matches!(input.bytes[input.index(p)], b'\r' | b'\n')
-            {
+            while p + FRAGMENT as u64 <= *end && input.is_line_break(p) {
                 p += 1;
             }
             if p + FRAGMENT as u64 <= *end {
-                earliest = Some(earliest.map_or(p, |e| e.min(p)));
+                earliest = Some(p);
             }
         }
-        earliest
-    }
-
-    fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
-        offer(&mut self.candidates, start, len, form, secret);
+        let prefix = run.window_prefix(sam, *end, *decided, |p| !input.is_line_break(p));
+        match (earliest, prefix) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The earliest position at or after `decided` where the input so far
@@ -334,11 +399,15 @@ impl Matcher {
             }
         };
         let mut earliest = fragments;
-        let mut consider = |p: u64| {
-            earliest = Some(earliest.map_or(p, |e| e.min(p)));
+        let mut consider = |p: Option<u64>| {
+            if let Some(p) = p {
+                earliest = Some(earliest.map_or(p, |e| e.min(p)));
+            }
         };
+        consider(self.direct_opens.earliest());
+        consider(self.view_opens.earliest());
         if direct > 0 {
-            consider(self.end - direct);
+            consider(Some(self.end - direct));
         }
         if view > 0 {
             let mut last = self.end - 1;
@@ -348,9 +417,7 @@ impl Matcher {
                 }
                 last -= 1;
             }
-            if let Some(start) = self.view_start(last, view) {
-                consider(start);
-            }
+            consider(self.view_start(last, view));
         }
         earliest
     }
@@ -363,10 +430,13 @@ impl Matcher {
         let mut pending = if all {
             None
         } else {
-            let fragments = self.settle_runs(engine, input);
+            let fragments = self.settle_run(engine, input);
             self.pending(engine, input, fragments)
         };
-        while let Some((&start, &best)) = self.candidates.first_key_value() {
+        while let Some((start, best)) = self
+            .candidates
+            .first(&engine.values, |p| input.is_line_break(p))
+        {
             if pending.is_some_and(|p| start >= p) {
                 break;
             }
@@ -376,18 +446,11 @@ impl Matcher {
             self.replace(engine, &best, &input.bytes[from..to], out);
             emitted = to;
             let end = start + best.len;
-            while self
-                .candidates
-                .first_key_value()
-                .is_some_and(|(&s, _)| s < end)
-            {
-                self.candidates.pop_first();
-            }
             self.advance_to(end);
             if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
                 // its end.
-                let fragments = self.settle_runs(engine, input);
+                let fragments = self.settle_run(engine, input);
                 pending = self.pending(engine, input, fragments);
             }
         }
@@ -422,7 +485,7 @@ impl Matcher {
     }
 
     /// Both automata back at their start: nothing read yet.
-    pub(super) fn reset_automata(&mut self, engine: &Engine) {
+    fn reset_automata(&mut self, engine: &Engine) {
         self.direct_state = engine.direct.start();
         self.view_state = engine.view.start();
         self.line_breaks.clear();
@@ -431,13 +494,18 @@ impl Matcher {
     /// Everything before `position` is decided and emitted.
     fn advance_to(&mut self, position: u64) {
         self.decided = position;
-        let decided = self.decided;
-        while self.line_breaks.front().is_some_and(|&p| p < decided) {
+        while self.line_breaks.front().is_some_and(|&p| p < position) {
             self.line_breaks.pop_front();
         }
+        self.candidates.decided_to(position);
+        self.direct_opens.drop_before(position);
+        self.view_opens.drop_before(position);
     }
 
     fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
+        if self.counts.is_empty() {
+            self.counts = vec![[0; 8]; engine.secrets.len()];
+        }
         self.counts[best.secret as usize][best.form as usize] += 1;
         if engine.same_length {
             out.extend(span.iter().map(|&b| match b {
@@ -455,41 +523,19 @@ impl Matcher {
     }
 }
 
-/// Records a candidate, keeping the best one per start position.
-pub(super) fn offer(
-    candidates: &mut BTreeMap<u64, Candidate>,
-    start: u64,
-    len: u64,
-    form: Form,
-    secret: u32,
-) {
-    let candidate = Candidate { len, form, secret };
-    candidates
-        .entry(start)
-        .and_modify(|best| {
-            if candidate.beats(best) {
-                *best = candidate;
-            }
-        })
-        .or_insert(candidate);
+/// The owner of view pattern `id` matched over `span` original bytes:
+/// `wrapped` when the span holds a line break.
+pub(super) fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
+    let owner = engine.view_table.owners[id as usize];
+    if span > engine.view_table.pattern_len(id) as u64 {
+        (Form::Wrapped, owner.wrapped)
+    } else {
+        owner.plain
+    }
 }
 
-/// Offers the fragment of `secret` of `len` bytes at position `start`:
-/// raw when it is the whole value. Nothing before `decided` is offered, and
-/// no candidate starts at a CR or LF.
-pub(super) fn offer_fragment(
-    engine: &Engine,
-    candidates: &mut BTreeMap<u64, Candidate>,
-    input: Input<'_>,
-    decided: u64,
-    secret: u32,
-    start: u64,
-    len: u64,
-) {
-    if start < decided || matches!(input.bytes[input.index(start)], b'\r' | b'\n') {
-        return;
-    }
-    let whole = len as usize == engine.secrets[secret as usize].value.len();
-    let form = if whole { Form::Raw } else { Form::Fragment };
-    offer(candidates, start, len, form, secret);
+/// Offers a stretch of final fragments; nothing before `decided`.
+pub(super) fn offer_fragment(candidates: &mut Candidates, decided: u64, mut stretch: Stretch) {
+    stretch.from = stretch.from.max(decided);
+    candidates.offer_stretch(stretch);
 }

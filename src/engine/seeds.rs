@@ -5,79 +5,101 @@
 //! automata are then stepped only over the last stretch of a large push, to
 //! know exactly what to hold back.
 
-use super::hash::IntMap;
+use super::wipe::{self, Wiped};
 
 pub(crate) const GRAM: usize = 8;
-const MAX_STRIDE: usize = 64;
+pub(crate) const MAX_STRIDE: usize = 32;
 
-/// What a gram found at a sampled position may be part of.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Seed {
-    /// Pattern `id` of the automaton's table, with the gram at `offset`.
-    Pattern { id: u32, offset: u32 },
-    /// The value of `secret` (fragments: the run is found by walking).
-    Window { secret: u32 },
-}
-
-/// Grams of a pattern set, behind a one-hash bitmap that rejects almost
-/// every other gram with one memory access.
+/// Grams of a pattern set, each with the offsets (a bit per offset) at
+/// which it occurs in some pattern, behind a one-hash bitmap that rejects
+/// almost every other gram with one memory access. A hit gives the start
+/// positions to verify, at most one per offset however many patterns share
+/// the gram (keys that share a header share its grams).
 pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
     bits: Vec<u64>,
     shift: u32,
-    /// While building: every (gram, seed) inserted.
-    building: Vec<(u64, Seed)>,
-    /// The seeds of a gram are `seeds[range.0..range.1]`: one flat list,
-    /// not a list per gram.
-    ranges: IntMap<u64, (u32, u32)>,
-    seeds: Vec<Seed>,
+    /// While building: (gram, offset) pairs, room reserved by the caller.
+    building: Wiped<u64>,
+    /// Distinct grams, sorted (a gram is 8 bytes of a pattern: wiped), and
+    /// the offsets of each.
+    grams: Wiped<u64>,
+    offsets: Vec<u64>,
 }
 
 impl GramIndex {
-    pub(crate) fn new(stride: usize) -> GramIndex {
+    /// An index with room for `grams` insertions.
+    pub(crate) fn new(stride: usize, grams: usize) -> GramIndex {
         GramIndex {
             // Sampling more sparsely gains little, and each pattern is
             // indexed at `stride` offsets.
             stride: stride.clamp(1, MAX_STRIDE),
             bits: Vec::new(),
             shift: 64,
-            building: Vec::new(),
-            ranges: IntMap::default(),
-            seeds: Vec::new(),
+            building: wipe::with_capacity(grams),
+            grams: wipe::with_capacity(0),
+            offsets: Vec::new(),
         }
     }
 
-    pub(crate) fn insert(&mut self, bytes: &[u8], seed: Seed) {
-        self.building.push((gram(bytes), seed));
+    /// The gram that starts `bytes` occurs at `offset` of a pattern.
+    pub(crate) fn insert(&mut self, bytes: &[u8], offset: usize) {
+        assert!(
+            self.building.len() < self.building.capacity(),
+            "room counted ahead"
+        );
+        self.building.push(gram(bytes));
+        self.building.push(offset as u64);
     }
 
-    /// Builds the bitmap: about 32 bits a gram keeps false positives rare.
+    /// Sorts the grams and builds the bitmap: about 32 bits a gram keeps
+    /// false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
-        let mut building = std::mem::take(&mut self.building);
-        building.sort_by_key(|&(gram, _)| gram);
-        self.seeds = building.iter().map(|&(_, seed)| seed).collect();
-        let mut start = 0;
-        while start < building.len() {
-            let gram = building[start].0;
-            let end = start + building[start..].partition_point(|&(g, _)| g == gram);
-            self.ranges.insert(gram, (start as u32, end as u32));
-            start = end;
+        let pairs = self.building.len() / 2;
+        let mut order: Vec<u32> = (0..pairs as u32).collect();
+        order.sort_unstable_by_key(|&i| self.building[2 * i as usize]);
+        let distinct = {
+            let mut n = 0;
+            let mut last = None;
+            for &i in &order {
+                let g = self.building[2 * i as usize];
+                if last != Some(g) {
+                    n += 1;
+                    last = Some(g);
+                }
+            }
+            n
+        };
+        let mut grams = wipe::with_capacity(distinct);
+        let mut offsets = Vec::with_capacity(distinct);
+        for &i in &order {
+            let (g, offset) = (
+                self.building[2 * i as usize],
+                self.building[2 * i as usize + 1],
+            );
+            if grams.last() != Some(&g) {
+                grams.push(g);
+                offsets.push(0);
+            }
+            *offsets.last_mut().expect("pushed") |= 1 << offset;
         }
-        let want = (self.ranges.len() * 32).clamp(1 << 12, 1 << 28);
+        self.building = wipe::with_capacity(0);
+        self.grams = grams;
+        self.offsets = offsets;
+        let want = (self.grams.len() * 32).clamp(1 << 12, 1 << 28);
         let log = want.next_power_of_two().trailing_zeros();
         self.bits = vec![0; (1usize << log) / 64];
         self.shift = 64 - log;
-        let keys: Vec<u64> = self.ranges.keys().copied().collect();
-        for key in keys {
-            let bit = self.bit(key);
+        for i in 0..self.grams.len() {
+            let bit = self.bit(self.grams[i]);
             self.bits[bit / 64] |= 1 << (bit % 64);
         }
         self
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.grams.is_empty()
     }
 
     #[inline(always)]
@@ -85,23 +107,80 @@ impl GramIndex {
         (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    /// The seeds of `gram`; almost always answered by the bitmap alone.
+    /// The offsets at which `gram` occurs in a pattern, a bit each;
+    /// almost always answered by the bitmap alone.
     #[inline(always)]
-    pub(crate) fn get(&self, gram: u64) -> &[Seed] {
+    pub(crate) fn get(&self, gram: u64) -> u64 {
         let bit = self.bit(gram);
         if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
-            return &[];
+            return 0;
         }
-        match self.ranges.get(&gram) {
-            Some(&(start, end)) => &self.seeds[start as usize..end as usize],
-            None => &[],
+        match self.grams.binary_search(&gram) {
+            Ok(i) => self.offsets[i],
+            Err(_) => 0,
         }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.len() * 8
-            + self.ranges.capacity() * 24
-            + self.seeds.capacity() * std::mem::size_of::<Seed>()
+        self.bits.capacity() * 8 + self.grams.capacity() * 8 + self.offsets.capacity() * 8
+    }
+}
+
+/// The grams of the values, as a Bloom filter only (two bits a gram): a
+/// gram that is not in it is in no value, and one that is sends the filter
+/// along the suffix automaton, which tells exactly. A false positive costs
+/// a short walk, but walks touch a large automaton, so two bits keep them
+/// rare (about 0.4% of sampled grams).
+pub(crate) struct GramSet {
+    bits: Vec<u64>,
+    shift: u32,
+    empty: bool,
+}
+
+impl GramSet {
+    /// Every gram of every value (32 bits a gram).
+    pub(crate) fn new<'a>(values: impl Iterator<Item = &'a [u8]> + Clone) -> GramSet {
+        let grams: usize = values
+            .clone()
+            .map(|v| v.len().saturating_sub(GRAM - 1))
+            .sum();
+        let want = (grams * 32).clamp(1 << 12, 1 << 30);
+        let log = want.next_power_of_two().trailing_zeros();
+        let mut set = GramSet {
+            bits: vec![0; (1usize << log) / 64],
+            shift: 64 - log,
+            empty: grams == 0,
+        };
+        for value in values {
+            for at in 0..value.len().saturating_sub(GRAM - 1) {
+                let (a, b) = set.bits_of(gram(&value[at..]));
+                set.bits[a / 64] |= 1 << (a % 64);
+                set.bits[b / 64] |= 1 << (b % 64);
+            }
+        }
+        set
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.empty
+    }
+
+    #[inline(always)]
+    fn bits_of(&self, gram: u64) -> (usize, usize) {
+        let a = gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift;
+        let b = (gram ^ (gram >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> self.shift;
+        (a as usize, b as usize)
+    }
+
+    /// Whether `gram` may be a gram of a value.
+    #[inline(always)]
+    pub(crate) fn may_hold(&self, gram: u64) -> bool {
+        let (a, b) = self.bits_of(gram);
+        self.bits[a / 64] & (1 << (a % 64)) != 0 && self.bits[b / 64] & (1 << (b % 64)) != 0
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.bits.capacity() * 8
     }
 }
 

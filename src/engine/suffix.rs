@@ -1,115 +1,171 @@
-//! A suffix automaton of one value: it recognises every substring of the
-//! value, so following the input through it gives, at each byte, the
-//! longest suffix of the input that is a substring of the value. That is
-//! exactly how far each fragment extends (SPEC §3: a 16-byte window
-//! extended byte by byte along the value, at every offset where it occurs),
-//! in constant amortised time per byte however repetitive the value is.
+//! One suffix automaton of every value longer than a fragment (a
+//! generalised suffix automaton): it recognises every substring of every
+//! value, so following the input through it gives, at each byte, the longest
+//! suffix of the input that is a substring of some value. That is how far a
+//! fragment extends (SPEC §3: a 16-byte window extended byte by byte along
+//! the value, at every offset where it occurs; the longest candidate wins),
+//! in constant amortised time per byte however many values there are and
+//! however repetitive they are. All strings of one state occur in the same
+//! values, so a state knows the first secret whose value holds them.
 
-use std::collections::BTreeMap;
+use crate::FRAGMENT;
+use crate::form::Form;
+
+use super::hash::IntMap;
+use super::wipe::{self, Wiped};
 
 pub(crate) struct SuffixAutomaton {
-    /// Length of the longest string each state stands for.
-    len: Vec<u32>,
-    /// Suffix link: the state of the longest suffix in another class.
-    link: Vec<u32>,
-    /// Transitions of state `s`: `edges[first[s]..first[s + 1]]`, by byte.
-    first: Vec<u32>,
-    edges: Vec<(u8, u32)>,
+    /// By state id, one cache line for what a step reads. A sentinel at
+    /// the end gives the last state's edge count.
+    states: Vec<State>,
+    /// The transitions of state `s`: `edges[states[s].first..states[s + 1].first]`,
+    /// by byte.
+    edges: Wiped<Edge>,
+    /// The root's transitions by byte (`NONE` where there is none): the
+    /// state the input falls back to most often.
+    root: Wiped<u32>,
+    /// Per state: the most value bytes that follow an occurrence of its
+    /// strings, capped at 16 (a short suffix of the input is a proper prefix
+    /// of a window when this many bytes can follow it).
+    room: Vec<u8>,
+    /// Whole values: (state << 32 | length) → the first secret with it.
+    whole: IntMap<u64, u32>,
 }
+
+#[derive(Clone, Copy, Default)]
+struct State {
+    first: u32,
+    /// Length of the longest string the state stands for.
+    len: u32,
+    /// Suffix link: the state of the longest suffix in another class.
+    link: u32,
+    /// The first secret (by index) whose value holds the state's strings.
+    owner: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Edge {
+    to: u32,
+    byte: u8,
+}
+
+impl zeroize::DefaultIsZeroes for Edge {}
 
 pub(crate) const ROOT: u32 = 0;
 const NONE: u32 = u32::MAX;
 
 impl SuffixAutomaton {
-    /// The classic online construction, then transitions packed by state.
-    pub(crate) fn new(value: &[u8]) -> SuffixAutomaton {
-        let mut len = vec![0u32];
-        let mut link = vec![NONE];
-        let mut next: Vec<BTreeMap<u8, u32>> = vec![BTreeMap::new()];
-        let mut last = ROOT;
-        for &byte in value {
-            let cur = len.len() as u32;
-            len.push(len[last as usize] + 1);
-            link.push(ROOT);
-            next.push(BTreeMap::new());
-            let mut p = last;
-            while p != NONE && !next[p as usize].contains_key(&byte) {
-                next[p as usize].insert(byte, cur);
-                p = link[p as usize];
+    /// The online construction over several strings, then transitions
+    /// packed by state. `values` are (secret index, value), in index order.
+    pub(crate) fn new<'a>(values: impl Iterator<Item = (u32, &'a [u8])> + Clone) -> Self {
+        // At most 2n states and 3n transitions: reserved, so no buffer
+        // that spells a value grows and leaves a copy behind.
+        let total: usize = values.clone().map(|(_, v)| v.len()).sum();
+        let mut b = Builder {
+            len: Vec::with_capacity(2 * total + 1),
+            link: Vec::with_capacity(2 * total + 1),
+            head: Vec::with_capacity(2 * total + 1),
+            edges: Vec::with_capacity(3 * total),
+            root: Vec::new(),
+            find: EdgeTable::new(3 * total),
+        };
+        b.state(0, NONE);
+        let mut owner = vec![u32::MAX];
+        let mut room = vec![0u8];
+        for (secret, value) in values.clone() {
+            let mut last = ROOT;
+            for (i, &byte) in value.iter().enumerate() {
+                last = b.extend(last, byte);
+                owner.resize(b.len.len(), u32::MAX);
+                room.resize(b.len.len(), 0);
+                let s = last as usize;
+                owner[s] = owner[s].min(secret);
+                let follow = (value.len() - i - 1).min(FRAGMENT) as u8;
+                room[s] = room[s].max(follow);
             }
-            if p != NONE {
-                let q = next[p as usize][&byte];
-                if len[p as usize] + 1 == len[q as usize] {
-                    link[cur as usize] = q;
-                } else {
-                    let clone = len.len() as u32;
-                    len.push(len[p as usize] + 1);
-                    link.push(link[q as usize]);
-                    next.push(next[q as usize].clone());
-                    while p != NONE && next[p as usize].get(&byte) == Some(&q) {
-                        next[p as usize].insert(byte, clone);
-                        p = link[p as usize];
-                    }
-                    link[q as usize] = clone;
-                    link[cur as usize] = clone;
-                }
+        }
+        owner.resize(b.len.len(), u32::MAX);
+        room.resize(b.len.len(), 0);
+        // An occurrence of a string is one of each of its suffixes: push
+        // owners and room up the suffix links, longest states first.
+        let mut order: Vec<u32> = (0..b.len.len() as u32).collect();
+        order.sort_unstable_by_key(|&s| std::cmp::Reverse(b.len[s as usize]));
+        for &s in &order {
+            let parent = b.link[s as usize];
+            if parent != NONE {
+                let (s, p) = (s as usize, parent as usize);
+                owner[p] = owner[p].min(owner[s]);
+                room[p] = room[p].max(room[s]);
             }
-            last = cur;
         }
-        let mut first = Vec::with_capacity(next.len() + 1);
-        let mut edges = Vec::new();
-        for map in &next {
-            first.push(edges.len() as u32);
-            edges.extend(map.iter().map(|(&b, &s)| (b, s)));
+        drop(order);
+        let mut sam = b.pack();
+        for (state, owner) in sam.states.iter_mut().zip(&owner) {
+            state.owner = *owner;
         }
-        first.push(edges.len() as u32);
-        SuffixAutomaton {
-            len,
-            link,
-            first,
-            edges,
+        sam.room = room;
+        for (secret, value) in values {
+            let mut state = ROOT;
+            for &byte in value {
+                state = sam.next(state, byte).expect("a value is its own substring");
+            }
+            let key = (u64::from(state) << 32) | value.len() as u64;
+            sam.whole.entry(key).or_insert(secret);
         }
-    }
-
-    #[inline]
-    fn edges(&self, state: u32) -> &[(u8, u32)] {
-        let s = state as usize;
-        &self.edges[self.first[s] as usize..self.first[s + 1] as usize]
+        sam
     }
 
     #[inline]
     pub(crate) fn next(&self, state: u32, byte: u8) -> Option<u32> {
-        let edges = self.edges(state);
-        if edges.len() <= 8 {
-            edges.iter().find(|e| e.0 == byte).map(|e| e.1)
-        } else {
-            edges
-                .binary_search_by_key(&byte, |e| e.0)
-                .ok()
-                .map(|i| edges[i].1)
+        if state == ROOT {
+            let to = self.root[byte as usize];
+            return (to != NONE).then_some(to);
         }
+        let s = state as usize;
+        let (from, to) = (
+            self.states[s].first as usize,
+            self.states[s + 1].first as usize,
+        );
+        let edges = &self.edges[from..to];
+        let i = if edges.len() <= 8 {
+            edges.iter().position(|e| e.byte == byte)?
+        } else {
+            edges.binary_search_by_key(&byte, |e| e.byte).ok()?
+        };
+        Some(edges[i].to)
     }
 
     /// Some occurrence of the state's strings is followed by a byte: they
-    /// can still grow along the value.
+    /// can still grow along a value.
     #[inline]
     pub(crate) fn can_grow(&self, state: u32) -> bool {
-        !self.edges(state).is_empty()
+        let s = state as usize;
+        self.states[s].first != self.states[s + 1].first
     }
 
     #[inline]
     pub(crate) fn link(&self, state: u32) -> u32 {
-        self.link[state as usize]
+        self.states[state as usize].link
     }
 
     #[inline]
     pub(crate) fn max_len(&self, state: u32) -> u32 {
-        self.len[state as usize]
+        self.states[state as usize].len
+    }
+
+    /// The state of the suffix of `len` bytes of the strings of `state`
+    /// (`len` at most the state's own length).
+    #[inline]
+    pub(crate) fn shorten(&self, mut state: u32, len: u32) -> u32 {
+        while state != ROOT && self.max_len(self.link(state)) >= len {
+            state = self.link(state);
+        }
+        state
     }
 
     /// Follows `byte` from `state`, which stands for a match of `len` bytes;
     /// returns the new state and match length (the longest suffix of the
-    /// input so far that is a substring of the value).
+    /// input so far that is a substring of a value).
     #[inline]
     pub(crate) fn step(&self, mut state: u32, mut len: u32, byte: u8) -> (u32, u32) {
         loop {
@@ -137,11 +193,252 @@ impl SuffixAutomaton {
         len
     }
 
+    /// Whether the suffix of `len` bytes (fewer than 16) of a match in
+    /// `state` is a proper prefix of some window: enough value bytes follow
+    /// one of its occurrences.
+    pub(crate) fn starts_window(&self, state: u32, len: u32) -> bool {
+        let state = self.shorten(state, len);
+        u32::from(self.room[state as usize]) + len >= FRAGMENT as u32
+    }
+
+    /// The candidate a fragment of `len` bytes in `state` is: raw for the
+    /// first secret whose whole value it is, else a fragment of the first
+    /// secret whose value holds it.
+    pub(crate) fn candidate(&self, state: u32, len: u32) -> (Form, u32) {
+        let state = self.shorten(state, len);
+        let key = (u64::from(state) << 32) | u64::from(len);
+        match self.whole.get(&key) {
+            Some(&secret) => (Form::Raw, secret),
+            None => (Form::Fragment, self.states[state as usize].owner),
+        }
+    }
+
     pub(crate) fn memory_usage(&self) -> usize {
-        self.len.capacity() * 4
-            + self.link.capacity() * 4
-            + self.first.capacity() * 4
-            + self.edges.capacity() * 8
+        self.states.capacity() * std::mem::size_of::<State>()
+            + self.edges.capacity() * std::mem::size_of::<Edge>()
+            + self.root.capacity() * 4
+            + self.room.capacity()
+            + self.whole.capacity() * 16
+    }
+}
+
+/// The automaton while it is built: transitions in one list per state
+/// (an arena of linked edges), the root's in a table.
+struct Builder {
+    len: Vec<u32>,
+    link: Vec<u32>,
+    head: Vec<u32>,
+    /// (byte, target, next edge of the same state).
+    edges: Vec<(u8, u32, u32)>,
+    root: Vec<u32>,
+    /// (state, byte) → edge, so a lookup does not walk a long list.
+    find: EdgeTable,
+}
+
+/// An open-addressing map from (state, byte) to an edge index.
+struct EdgeTable {
+    keys: Vec<u64>,
+    edges: Vec<u32>,
+    mask: usize,
+}
+
+impl EdgeTable {
+    fn new(edges: usize) -> EdgeTable {
+        let size = (2 * edges).max(16).next_power_of_two();
+        EdgeTable {
+            keys: vec![0; size],
+            edges: vec![0; size],
+            mask: size - 1,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
+    }
+
+    #[inline]
+    fn get(&self, state: u32, byte: u8) -> Option<u32> {
+        let key = ((u64::from(state) << 8) | u64::from(byte)) + 1;
+        let mut i = self.slot(key);
+        loop {
+            match self.keys[i] {
+                0 => return None,
+                k if k == key => return Some(self.edges[i]),
+                _ => i = (i + 1) & self.mask,
+            }
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, state: u32, byte: u8, edge: u32) {
+        let key = ((u64::from(state) << 8) | u64::from(byte)) + 1;
+        let mut i = self.slot(key);
+        while self.keys[i] != 0 {
+            i = (i + 1) & self.mask;
+        }
+        self.keys[i] = key;
+        self.edges[i] = edge;
+    }
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        // The edges spell the values.
+        for e in &mut self.edges {
+            e.0 = 0;
+        }
+        wipe_slice(&mut self.root);
+        for k in &mut self.find.keys {
+            *k = 0;
+        }
+        std::hint::black_box(&self.edges);
+        std::hint::black_box(&self.find.keys);
+    }
+}
+
+fn wipe_slice(s: &mut [u32]) {
+    for x in s.iter_mut() {
+        *x = 0;
+    }
+    std::hint::black_box(s);
+}
+
+impl Builder {
+    fn state(&mut self, len: u32, link: u32) -> u32 {
+        let id = self.len.len() as u32;
+        self.len.push(len);
+        self.link.push(link);
+        self.head.push(NONE);
+        if id == ROOT {
+            self.root = vec![NONE; 256];
+        }
+        id
+    }
+
+    fn get(&self, state: u32, byte: u8) -> Option<u32> {
+        if state == ROOT {
+            let to = self.root[byte as usize];
+            return (to != NONE).then_some(to);
+        }
+        self.find.get(state, byte).map(|e| self.edges[e as usize].1)
+    }
+
+    fn set(&mut self, state: u32, byte: u8, target: u32) {
+        if state == ROOT {
+            self.root[byte as usize] = target;
+            return;
+        }
+        if let Some(e) = self.find.get(state, byte) {
+            self.edges[e as usize].1 = target;
+            return;
+        }
+        let id = self.edges.len() as u32;
+        self.edges.push((byte, target, self.head[state as usize]));
+        self.head[state as usize] = id;
+        self.find.insert(state, byte, id);
+    }
+
+    /// A copy of `q` (its transitions too) of length `len`.
+    fn clone_state(&mut self, q: u32, len: u32) -> u32 {
+        let clone = self.state(len, self.link[q as usize]);
+        let mut e = self.head[q as usize];
+        while e != NONE {
+            let (b, to, next) = self.edges[e as usize];
+            self.set(clone, b, to);
+            e = next;
+        }
+        clone
+    }
+
+    /// Appends `byte` to the string whose state is `last`; returns the
+    /// state of the longer string (the generalised construction: the
+    /// transition may exist already, from another value).
+    fn extend(&mut self, last: u32, byte: u8) -> u32 {
+        if let Some(q) = self.get(last, byte) {
+            if self.len[last as usize] + 1 == self.len[q as usize] {
+                return q;
+            }
+            let clone = self.clone_state(q, self.len[last as usize] + 1);
+            let mut p = last;
+            while p != NONE && self.get(p, byte) == Some(q) {
+                self.set(p, byte, clone);
+                p = self.link[p as usize];
+            }
+            self.link[q as usize] = clone;
+            return clone;
+        }
+        let cur = self.state(self.len[last as usize] + 1, ROOT);
+        let mut p = last;
+        while p != NONE && self.get(p, byte).is_none() {
+            self.set(p, byte, cur);
+            p = self.link[p as usize];
+        }
+        if p != NONE {
+            let q = self.get(p, byte).expect("found above");
+            if self.len[p as usize] + 1 == self.len[q as usize] {
+                self.link[cur as usize] = q;
+            } else {
+                let clone = self.clone_state(q, self.len[p as usize] + 1);
+                while p != NONE && self.get(p, byte) == Some(q) {
+                    self.set(p, byte, clone);
+                    p = self.link[p as usize];
+                }
+                self.link[q as usize] = clone;
+                self.link[cur as usize] = clone;
+            }
+        }
+        cur
+    }
+
+    fn pack(mut self) -> SuffixAutomaton {
+        let count = self.len.len();
+        let mut states = Vec::with_capacity(count + 1);
+        let mut edges: Wiped<Edge> = wipe::with_capacity(self.edges.len());
+        let mut row: Vec<Edge> = Vec::with_capacity(256);
+        for s in 0..count {
+            states.push(State {
+                first: edges.len() as u32,
+                len: self.len[s],
+                link: self.link[s],
+                owner: u32::MAX,
+            });
+            row.clear();
+            if s as u32 == ROOT {
+                for (b, &to) in self.root.iter().enumerate() {
+                    if to != NONE {
+                        row.push(Edge { to, byte: b as u8 });
+                    }
+                }
+            } else {
+                let mut e = self.head[s];
+                while e != NONE {
+                    let (byte, to, next) = self.edges[e as usize];
+                    row.push(Edge { to, byte });
+                    e = next;
+                }
+                row.sort_unstable_by_key(|e| e.byte);
+            }
+            edges.extend_from_slice(&row);
+        }
+        states.push(State {
+            first: edges.len() as u32,
+            ..State::default()
+        });
+        for e in &mut row {
+            e.byte = 0;
+        }
+        std::hint::black_box(&row);
+        let mut root = wipe::with_capacity(256);
+        root.extend_from_slice(&self.root);
+        self.head = Vec::new();
+        SuffixAutomaton {
+            states,
+            edges,
+            root,
+            room: Vec::new(),
+            whole: IntMap::default(),
+        }
     }
 }
 
@@ -149,7 +446,11 @@ impl SuffixAutomaton {
 mod tests {
     use super::*;
 
-    /// The longest prefix of `s` that is a substring of `v`, by walking.
+    fn one(value: &[u8]) -> SuffixAutomaton {
+        SuffixAutomaton::new([(0u32, value)].into_iter())
+    }
+
+    /// The longest prefix of `s` that is a substring of the values.
     fn walk(sam: &SuffixAutomaton, s: &[u8]) -> usize {
         let mut state = ROOT;
         for (i, &b) in s.iter().enumerate() {
@@ -164,7 +465,7 @@ mod tests {
     #[test]
     fn recognises_exactly_the_substrings() {
         for value in [&b"abracadabra"[..], b"aaaaaaaa", b"abababab", b"x"] {
-            let sam = SuffixAutomaton::new(value);
+            let sam = one(value);
             for i in 0..value.len() {
                 for j in i..=value.len() {
                     assert_eq!(walk(&sam, &value[i..j]), j - i);
@@ -176,16 +477,45 @@ mod tests {
     }
 
     #[test]
+    fn several_values_and_their_owners() {
+        let values: [&[u8]; 3] = [b"abcabxyz", b"xyzqq", b"bcab"];
+        let sam = SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (i as u32, *v)));
+        for (i, v) in values.iter().enumerate() {
+            for a in 0..v.len() {
+                for b in a + 1..=v.len() {
+                    let sub = &v[a..b];
+                    assert_eq!(walk(&sam, sub), sub.len());
+                    let mut state = ROOT;
+                    for &x in sub {
+                        state = sam.next(state, x).unwrap();
+                    }
+                    let first = values
+                        .iter()
+                        .position(|w| w.windows(sub.len()).any(|x| x == sub));
+                    let (form, owner) = sam.candidate(state, sub.len() as u32);
+                    let whole = values.iter().position(|w| *w == sub);
+                    match whole {
+                        Some(w) => assert_eq!((form, owner as usize), (Form::Raw, w)),
+                        None => {
+                            assert_eq!((form, owner as usize), (Form::Fragment, first.unwrap()))
+                        }
+                    }
+                    let _ = i;
+                }
+            }
+        }
+        assert_eq!(walk(&sam, b"abxyzqq"), 5);
+    }
+
+    #[test]
     fn matching_statistics_and_growth() {
-        let value = b"abcab";
-        let sam = SuffixAutomaton::new(value);
+        let sam = one(b"abcab");
         let (mut state, mut len) = (ROOT, 0);
         let mut lens = Vec::new();
         for &b in b"xabcabcab" {
             (state, len) = sam.step(state, len, b);
             lens.push(len);
         }
-        // "x" 0, "a" 1, "ab" 2, "abc" 3, "abca" 4, "abcab" 5, "cabc"? no: "abc" 3 ...
         assert_eq!(lens, [0, 1, 2, 3, 4, 5, 3, 4, 5]);
         // "abcab" ends the value: cannot grow; its suffix "ab" can ("abc").
         assert_eq!(sam.growable(state, len), 2);

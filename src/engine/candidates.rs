@@ -1,0 +1,122 @@
+//! The candidate sink (SPEC §3): every strategy that finds candidates offers
+//! them here, and only the best one per start position is kept.
+
+use std::collections::BTreeMap;
+
+use crate::form::Form;
+
+use super::fragments::Stretch;
+use super::suffix::SuffixAutomaton;
+
+/// The best candidate known at one start position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// Span in original input bytes.
+    pub(crate) len: u64,
+    pub(crate) form: Form,
+    pub(crate) secret: u32,
+}
+
+impl Candidate {
+    /// SPEC §3: the longest, then the earlier form, then the earlier secret.
+    fn beats(&self, other: &Candidate) -> bool {
+        (other.len, self.form, self.secret) < (self.len, other.form, other.secret)
+    }
+}
+
+/// Candidates by start position, none before `floor` (the decided input).
+#[derive(Default)]
+pub(crate) struct Candidates {
+    by_start: BTreeMap<u64, Candidate>,
+    /// Stretches of fragments by first start. A start is in several only
+    /// when it was found twice, with the same final length each time.
+    stretches: BTreeMap<u64, Stretch>,
+    floor: u64,
+}
+
+impl Candidates {
+    /// Records a candidate, keeping the best one per start position; one
+    /// that starts in the decided input is ignored.
+    #[inline]
+    pub(crate) fn offer(&mut self, start: u64, len: u64, form: Form, secret: u32) {
+        if start < self.floor {
+            return;
+        }
+        let candidate = Candidate { len, form, secret };
+        self.by_start
+            .entry(start)
+            .and_modify(|best| {
+                if candidate.beats(best) {
+                    *best = candidate;
+                }
+            })
+            .or_insert(candidate);
+    }
+
+    /// Records a stretch of fragments (the part before `floor` is ignored).
+    pub(crate) fn offer_stretch(&mut self, mut stretch: Stretch) {
+        stretch.from = stretch.from.max(self.floor);
+        if stretch.from >= stretch.to {
+            return;
+        }
+        self.stretches
+            .entry(stretch.from)
+            .and_modify(|known| known.to = known.to.max(stretch.to))
+            .or_insert(stretch);
+    }
+
+    /// The leftmost candidate. A fragment of a stretch is raw or a fragment
+    /// by what `sam` says of it; none starts where `line_break` says the
+    /// input has a CR or LF.
+    pub(crate) fn first(
+        &mut self,
+        sam: &SuffixAutomaton,
+        line_break: impl Fn(u64) -> bool,
+    ) -> Option<(u64, Candidate)> {
+        let single = self.by_start.first_key_value().map(|(&s, &c)| (s, c));
+        let fragment = loop {
+            let Some((&from, &stretch)) = self.stretches.first_key_value() else {
+                break None;
+            };
+            if single.is_some_and(|(s, _)| s < from) {
+                break None;
+            }
+            if !line_break(from) {
+                let len = stretch.end - from;
+                let (form, secret) = sam.candidate(stretch.state, len as u32);
+                break Some((from, Candidate { len, form, secret }));
+            }
+            // No candidate starts at a CR or LF: the stretch starts later.
+            self.stretches.pop_first();
+            self.offer_stretch(Stretch {
+                from: from + 1,
+                ..stretch
+            });
+        };
+        match (single, fragment) {
+            (Some((s, a)), Some((f, b))) if s == f => Some((s, if b.beats(&a) { b } else { a })),
+            (Some((s, a)), Some((f, b))) => Some(if s < f { (s, a) } else { (f, b) }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Everything before `position` is decided: candidates that start there
+    /// are dropped, and none is taken any more.
+    pub(crate) fn decided_to(&mut self, position: u64) {
+        self.floor = self.floor.max(position);
+        while self
+            .by_start
+            .first_key_value()
+            .is_some_and(|(&s, _)| s < position)
+        {
+            self.by_start.pop_first();
+        }
+        while let Some((&from, &stretch)) = self.stretches.first_key_value() {
+            if from >= position {
+                break;
+            }
+            self.stretches.pop_first();
+            self.offer_stretch(stretch);
+        }
+    }
+}

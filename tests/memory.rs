@@ -1,0 +1,60 @@
+//! The compiled scrubber's memory stays linear and small in the length of
+//! its values (issue 8): at most 128 bytes per byte of value, as
+//! `Scrubber::memory_usage()` reports it, for PEM-sized and 64 KiB values.
+
+mod common;
+mod reference;
+
+use common::Rng;
+use slicc_scrub::{Options, RULES_VERSION, Secret, compile};
+
+const BOUND: usize = 128;
+
+/// A multi-line PEM-like value of exactly `len` bytes: a header, base64
+/// lines of 64 characters, a footer.
+fn pem(rng: &mut Rng, len: usize) -> Vec<u8> {
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let head = b"-----BEGIN PRIVATE KEY-----\n";
+    let foot = b"\n-----END PRIVATE KEY-----";
+    let mut v = head.to_vec();
+    let body = len - head.len() - foot.len();
+    for i in 0..body {
+        v.push(if i % 65 == 64 { b'\n' } else { *rng.pick(B64) });
+    }
+    if v.last() == Some(&b'\n') {
+        let at = v.len() - 1;
+        v[at] = b'A';
+    }
+    v.extend_from_slice(foot);
+    v
+}
+
+fn per_value_byte(count: usize, len: usize) -> (usize, usize) {
+    let mut rng = Rng::new(0x6d65_6d00 + count as u64);
+    let secrets: Vec<Secret> = (0..count)
+        .map(|i| Secret::new(format!("KEY_{i}"), pem(&mut rng, len)))
+        .collect();
+    let total: usize = secrets.iter().map(|s| s.value.len()).sum();
+    let scrubber = compile(&secrets, &Options::new(RULES_VERSION)).expect("compile");
+    (scrubber.memory_usage(), total)
+}
+
+#[test]
+fn memory_per_value_byte_of_pem_sized_values() {
+    let (memory, total) = per_value_byte(100, 4096);
+    assert!(
+        memory <= BOUND * total,
+        "100 x 4 KiB: {memory} bytes for {total} value bytes ({} per byte)",
+        memory / total
+    );
+}
+
+#[test]
+fn memory_per_value_byte_of_64_kib_values() {
+    let (memory, total) = per_value_byte(10, 65_536);
+    assert!(
+        memory <= BOUND * total,
+        "10 x 64 KiB: {memory} bytes for {total} value bytes ({} per byte)",
+        memory / total
+    );
+}
