@@ -9,10 +9,12 @@
 //!   placeholder, such as `x`, is in any text by chance; the spec's rule
 //!   for names is about pattern matches, which placeholders are not.)
 //! - Where: the library shows user text (names, unknown keys) only as Rust
-//!   `{:?}` strings, so a leak is one of the above inside the quotes of a
-//!   `{:?}` echo of a string of the document (a name, a key, any string
-//!   value) in the message: escaped once (as in `Display`) or twice (as in
-//!   the `Debug` of an error that holds a message). This leaves out, on
+//!   `{:?}` strings, so a leak is one of the above held (unescaped) by a
+//!   string of the document (a name, a key, any string value) whose `{:?}`
+//!   echo is in the message: escaped once (as in `Display`) or twice (as in
+//!   the `Debug` of an error that holds a message). Escapes such as
+//!   `\u{7f}` can spell bytes of a value that no name holds: not a leak.
+//!   This leaves out, on
 //!   purpose, a value that only spans fixed message text and the edge of an
 //!   echoed name (`secret 0 ("AB` for a value with a name `AB...`): the
 //!   message shows no more of the value than the name does.
@@ -130,18 +132,17 @@ pub fn assert_no_leak(known: &Known, what: &str, message: &str) {
     for level in 1..=2 {
         for echoed in &known.strings {
             let quoted = debug_n(echoed, level);
-            // The quotes the echo adds at this level, on each side.
-            let quote = level;
-            for (at, _) in message.match_indices(quoted.as_str()) {
-                let inside = &message[at + quote..at + quoted.len() - quote];
-                for hidden in &known.hidden {
-                    let shown = escape_n(hidden, level);
-                    assert!(
-                        !inside.contains(shown.as_str()),
-                        "{what}: a value or placeholder ({} bytes) inside an echoed string: {message}",
-                        hidden.len()
-                    );
-                }
+            if !message.contains(quoted.as_str()) {
+                continue;
+            }
+            // Compared unescaped: an escape such as `\u{7f}` may spell
+            // bytes of a value that the name itself does not hold.
+            for hidden in &known.hidden {
+                assert!(
+                    !echoed.contains(hidden.as_str()),
+                    "{what}: a value or placeholder ({} bytes) inside an echoed string: {message}",
+                    hidden.len()
+                );
             }
         }
     }
@@ -155,16 +156,6 @@ fn debug_n(s: &str, n: usize) -> String {
     for _ in 1..n {
         let again = format!("{out:?}");
         out = again[1..again.len() - 1].to_owned();
-    }
-    out
-}
-
-/// The body of `{:?}` applied `n` times, without any quotes.
-fn escape_n(s: &str, n: usize) -> String {
-    let mut out = s.to_owned();
-    for _ in 0..n {
-        let quoted = format!("{out:?}");
-        out = quoted[1..quoted.len() - 1].to_owned();
     }
     out
 }
