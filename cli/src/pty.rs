@@ -39,9 +39,8 @@ use crate::Failure;
 use crate::args::ScrubArgs;
 use crate::filter::{PumpError, write};
 use crate::orphan::{DeathSignal, die_with_us};
-use crate::run::{cannot_start, exit_code};
+use crate::run::{cannot_start, finish, pump_failure};
 use crate::secrets::Compiled;
-use crate::stats;
 use crate::terminal::{self, RawMode};
 
 /// Bytes asked for per read.
@@ -127,32 +126,13 @@ pub fn run(compiled: &Compiled, args: &ScrubArgs, command: &[OsString]) -> Resul
     drop(raw);
 
     let hits = session.stream.hits();
-    let mut failures = Vec::new();
-    match session.failure {
-        None => {}
-        // Our output was closed: the pty is hung up, as a closed terminal's is.
-        Some(PumpError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Some(PumpError::Write(e)) => failures.push(format!("writing the command's output: {e}")),
-        Some(PumpError::Read(e)) => failures.push(format!("reading the command's output: {e}")),
-    }
-    let code = match status {
-        Ok(status) => exit_code(status),
-        Err(e) => {
-            failures.push(format!("waiting for {shown}: {e}"));
-            1
-        }
-    };
-    for failure in &failures {
-        eprintln!("slicc-scrub: {failure}");
-    }
-    if args.stats {
-        stats::print(&stats::total(&compiled.names, &[hits]));
-    }
-    Ok(if code == 0 && !failures.is_empty() {
-        1
-    } else {
-        code
-    })
+    // Our output was closed: the pty is hung up, as a closed terminal's is.
+    let failures = session
+        .failure
+        .and_then(|e| pump_failure(e, "output"))
+        .into_iter()
+        .collect();
+    Ok(finish(failures, status, &shown, args, compiled, &[hits]))
 }
 
 /// A new pty: its master end (non-blocking, ours) and its slave end (the

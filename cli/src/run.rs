@@ -88,15 +88,34 @@ pub fn run(
         .zip(forwarded)
     {
         lists.push(hits);
-        match result {
-            Ok(()) => {}
-            // Our output was closed: the command, no longer read,
-            // meets the closed pipe itself, as it would without us.
-            Err(PumpError::Write(e)) if e.kind() == ErrorKind::BrokenPipe => {}
-            Err(PumpError::Write(e)) => failures.push(format!("writing the command's {what}: {e}")),
-            Err(PumpError::Read(e)) => failures.push(format!("reading the command's {what}: {e}")),
-        }
+        // Our output was closed: the command, no longer read, meets the
+        // closed pipe itself, as it would without us.
+        failures.extend(result.err().and_then(|e| pump_failure(e, what)));
     }
+    Ok(finish(failures, status, &shown, args, compiled, &lists))
+}
+
+/// The line to print for a pump that failed, if any: a closed output of
+/// ours is no failure (the command meets it as it would without us).
+pub fn pump_failure(error: PumpError, what: &str) -> Option<String> {
+    match error {
+        PumpError::Write(e) if e.kind() == ErrorKind::BrokenPipe => None,
+        PumpError::Write(e) => Some(format!("writing the command's {what}: {e}")),
+        PumpError::Read(e) => Some(format!("reading the command's {what}: {e}")),
+    }
+}
+
+/// How `run` ends, on pipes or on a pty: one line per failure, the hit
+/// counts with `--stats`, and the command's status (1 where it succeeded
+/// but forwarding failed).
+pub fn finish(
+    mut failures: Vec<String>,
+    status: io::Result<ExitStatus>,
+    shown: &str,
+    args: &ScrubArgs,
+    compiled: &Compiled,
+    hits: &[Vec<slicc_scrub::Hit>],
+) -> i32 {
     let code = match status {
         Ok(status) => exit_code(status),
         Err(e) => {
@@ -108,13 +127,13 @@ pub fn run(
         eprintln!("slicc-scrub: {failure}");
     }
     if args.stats {
-        stats::print(&stats::total(&compiled.names, &lists));
+        stats::print(&stats::total(&compiled.names, hits));
     }
-    Ok(if code == 0 && !failures.is_empty() {
+    if code == 0 && !failures.is_empty() {
         1
     } else {
         code
-    })
+    }
 }
 
 /// Whether the command gets a pty: as asked, else when standard input and
