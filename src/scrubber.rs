@@ -114,14 +114,17 @@ fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
     if short.first_match(name).is_some() {
         return true;
     }
-    // A fragment of a longer value: some 16-byte piece of the name is in it.
-    let mut longer = secrets
-        .iter()
-        .filter(compiles)
-        .filter(|s| s.trimmed_value().len() > name.len());
+    // A 16-byte piece of any value, as given: a fragment window of a longer
+    // one, and also a window that starts at a line break (never a candidate,
+    // SPEC §3, yet bytes of a value all the same) or one of a value that is
+    // too long to compile.
     if name.len() >= FRAGMENT {
         let pieces = unfiltered(name.windows(FRAGMENT));
-        if pieces.is_none_or(|pieces| longer.any(|s| pieces.is_match(s.trimmed_value()))) {
+        let mut values = secrets
+            .iter()
+            .map(|s| &s.value[..])
+            .filter(|v| v.len() >= FRAGMENT);
+        if pieces.is_none_or(|pieces| values.any(|v| pieces.is_match(v))) {
             return true;
         }
     }

@@ -517,6 +517,34 @@ fn every_error_hides_a_name_that_holds_a_match() {
             Secret::new("my-pw", "a-good-value-1"),
         ],
     ];
+    // A 16-byte window of a value that starts at a line break inside it is
+    // never a candidate (SPEC §3), but it is bytes of the value: a name
+    // that holds one is not shown, even when the name is longer than the
+    // value (a fuzzer finding).
+    let multi_line = "pp\r\nqrstuvwxyz0123";
+    for secrets in [
+        [
+            Secret::new("DB_PASS", multi_line),
+            Secret::new(
+                "x\r\nqrstuvwxyz0123 and a name longer than the value",
+                "a-good-value-1",
+            ),
+        ],
+        // and one of a value too long to compile
+        [
+            Secret::new("bad name QQqrstuvwxyz0123", "a-good-value-1"),
+            Secret::new("LONG", format!("{}qrstuvwxyz0123", "Q".repeat(MAX_VALUE))),
+        ],
+    ] {
+        let e = err(&secrets);
+        assert!(
+            matches!(e, CompileError::InvalidName { name: None, .. }),
+            "{e:?}"
+        );
+        for shown in [e.to_string(), format!("{e:?}")] {
+            assert!(!shown.contains("qrstuvwxyz0123"), "{shown}");
+        }
+    }
     for secrets in cases {
         let e = err(&secrets);
         assert_eq!(
