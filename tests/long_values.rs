@@ -175,3 +175,52 @@ fn many_secrets() {
         check(&scrubber, &reference, &mut rng, &input, &ctx);
     }
 }
+
+/// Periodic values (`aaaa…`, `abab…`, a unit repeated, sometimes with the
+/// last byte changed) in input that repeats them in every encoding, longer
+/// and shorter runs included: every start of the periodic part is a
+/// candidate in progress at once, which the stepper keeps as one group and
+/// the filter verifies against the pattern's self-overlap.
+#[test]
+fn periodic_values() {
+    let mut rng = Rng::new(804);
+    let units: [&[u8]; 5] = [b"a", b"ab", b"abc", b"0f", b"passwordpassword"];
+    let mut checked = 0;
+    for case in 0..30 {
+        let unit = *rng.pick(&units);
+        let run = |len: usize| -> Vec<u8> { unit.iter().copied().cycle().take(len).collect() };
+        let mut secrets = Vec::new();
+        for i in 0..rng.range(1, 3) {
+            let len = rng.range(20, 400);
+            let mut value = run(len);
+            if rng.chance(1, 3) {
+                *value.last_mut().unwrap() = b'Z';
+            }
+            secrets.push(ref_secret(&format!("P{i}"), value, None));
+        }
+        let same_length = rng.chance(1, 4);
+        let reference = Reference::new(&secrets, same_length);
+        if reference.replacement_leak().is_some() {
+            continue;
+        }
+        let (scrubber, _) = both(&secrets, same_length);
+        let mut input = Vec::new();
+        while input.len() < 6000 {
+            let v = &rng.pick(&secrets).value.clone();
+            let piece = if rng.chance(1, 2) {
+                v.clone()
+            } else {
+                let len = rng.range(v.len() / 2, 3 * v.len());
+                run(len)
+            };
+            input.extend(common::encoding(&mut rng, &piece));
+            if rng.chance(1, 4) {
+                input.extend(b" ");
+            }
+        }
+        let ctx = || format!("periodic case {case}: {}", describe(&secrets, same_length));
+        check(&scrubber, &reference, &mut rng, &input, &ctx);
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}

@@ -13,6 +13,7 @@ use super::matcher::{Input, offer_fragment, view_owner};
 use super::opens::{Open, Opens};
 use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
 use super::table::PREFIX;
+use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
 
 /// View bytes at the end that the stepper steps over after the filter:
@@ -66,6 +67,9 @@ fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
 /// undecided byte) into `candidates`, and what reaches its end from before
 /// `tail`: open verifications into `direct_opens` and `view_opens` (which
 /// start empty), and the fragment run when a walk reached the end.
+/// `scratch` is room for the opens as they are found (the stream's own, so
+/// that a warm stream does not allocate).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn find(
     engine: &Engine,
     input: &[u8],
@@ -74,10 +78,25 @@ pub(super) fn find(
     candidates: &mut Candidates,
     direct_opens: &mut Opens,
     view_opens: &mut Opens,
+    scratch: &mut Vec<Open>,
 ) -> Option<Run> {
-    let run = filter_direct(engine, input, base, tail, candidates, direct_opens);
-    filter_view(engine, input, base, tail, candidates, view_opens);
+    scratch.clear();
+    let run = filter_direct(engine, input, base, tail, candidates, scratch);
+    push_sorted(scratch, &engine.direct_table, direct_opens);
+    filter_view(engine, input, base, tail, candidates, scratch);
+    push_sorted(scratch, &engine.view_table, view_opens);
     run
+}
+
+/// Hands `found` to `opens` by start, so that the opens of a periodic
+/// pattern join one group there.
+fn push_sorted(found: &mut Vec<Open>, table: &super::table::Table, opens: &mut Opens) {
+    found.sort_unstable_by_key(|o| (o.start, o.id));
+    found.dedup();
+    for &open in found.iter() {
+        opens.push(table, open);
+    }
+    found.clear();
 }
 
 /// Direct patterns and fragments of `input`, from grams at sampled
@@ -88,7 +107,7 @@ fn filter_direct(
     base: u64,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Opens,
+    opens: &mut Vec<Open>,
 ) -> Option<Run> {
     let index = &engine.direct_seeds;
     let grams = &engine.value_grams;
@@ -100,18 +119,22 @@ fn filter_direct(
     let mut walked = 0;
     let mut at_end = None;
     let mut at = 0;
+    let mut verifier = Verifier::new(false);
     while at + GRAM <= input.len() {
         let word = gram(&input[at..]);
         if !engine.direct_any.may_hold(word) {
             at += index.stride;
             continue;
         }
+        // Highest offset first: the starts of successive samples lie in
+        // disjoint windows, so every start comes in ascending order.
         let mut offsets = index.get(word);
         while offsets != 0 {
-            let offset = offsets.trailing_zeros() as usize;
-            offsets &= offsets - 1;
+            let offset = 63 - offsets.leading_zeros() as usize;
+            offsets &= !(1 << offset);
             if let Some(start) = at.checked_sub(offset) {
-                direct_at(engine, input, base, start, tail, candidates, opens);
+                let verify = &mut verifier;
+                direct_at(engine, input, base, start, tail, candidates, opens, verify);
             }
         }
         if at >= walked && !grams.is_empty() && grams.may_hold(word) {
@@ -135,6 +158,7 @@ fn filter_direct(
 /// The direct patterns that start at `start`: an anchored walk of the
 /// prefix automaton, then the rest of each longer pattern compared. One
 /// still open at the end, from before the tail, goes to `opens`.
+#[allow(clippy::too_many_arguments)]
 fn direct_at(
     engine: &Engine,
     input: &[u8],
@@ -142,7 +166,8 @@ fn direct_at(
     start: usize,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Opens,
+    opens: &mut Vec<Open>,
+    verifier: &mut Verifier,
 ) {
     let automaton = &engine.direct;
     let table = &engine.direct_table;
@@ -165,21 +190,19 @@ fn direct_at(
                 candidates.offer(base + start as u64, len as u64, form, secret);
             }
             for &id in &prefix.longer {
-                let pattern = table.pattern(id);
-                let end = start + pattern.len();
-                if end <= input.len() {
-                    if input[start + len..end] == pattern[len..] {
+                let reach = verifier.verify(table, id, input, start as u64, len, start + len);
+                match reach.outcome {
+                    Outcome::Full => {
                         let (form, secret) = table.owners[id as usize].plain;
-                        candidates.offer(base + start as u64, pattern.len() as u64, form, secret);
+                        candidates.offer(base + start as u64, reach.len as u64, form, secret);
                     }
-                } else if start < tail && input[start + len..] == pattern[len..input.len() - start]
-                {
                     // Still open: the stepper takes it on from the tail.
-                    opens.push(Open {
+                    Outcome::AtEnd if start < tail => opens.push(Open {
                         id,
                         start: base + start as u64,
                         matched: (tail - start) as u32,
-                    });
+                    }),
+                    _ => {}
                 }
             }
         }
@@ -194,34 +217,57 @@ fn filter_view(
     base: u64,
     tail: usize,
     candidates: &mut Candidates,
-    opens: &mut Opens,
+    opens: &mut Vec<Open>,
 ) {
     let index = &engine.view_seeds;
     if index.is_empty() {
         return;
     }
+    let mut pass = ViewPass {
+        engine,
+        input,
+        base,
+        tail,
+        tail_view: None,
+        verifier: Verifier::new(true),
+    };
+    // The view index of `counted`: how many view bytes precede it.
+    let (mut counted, mut view_index) = (0, 0u64);
+    // Every start up to this view index was offered by an earlier sample:
+    // whatever starts there holds that sample's gram at an offset below the
+    // stride, so it was found then. Skipping them keeps the starts in
+    // ascending order.
+    let mut done: Option<u64> = None;
     let mut at = 0;
     while at < input.len() {
         let Some((word, first)) = view_gram(input, at) else {
             break;
         };
+        view_index += view_len(&input[counted..first]);
+        counted = first;
+        // Highest offset first: ascending starts.
         let mut offsets = index.get(word);
         while offsets != 0 {
-            let offset = offsets.trailing_zeros() as usize;
-            offsets &= offsets - 1;
+            let offset = 63 - offsets.leading_zeros() as usize;
+            offsets &= !(1 << offset);
+            let Some(view_start) = view_index.checked_sub(offset as u64) else {
+                continue; // before the input
+            };
+            if done.is_some_and(|d| view_start <= d) {
+                continue;
+            }
             // Back `offset` view bytes to the start.
             let mut start = first;
             let mut left = offset;
-            while left > 0 && start > 0 {
+            while left > 0 {
                 start -= 1;
                 if !is_break(input[start]) {
                     left -= 1;
                 }
             }
-            if left == 0 {
-                view_at(engine, input, base, start, tail, candidates, opens);
-            }
+            pass.view_at(start, view_start, candidates, opens);
         }
+        done = Some(view_index);
         at += index.stride;
     }
 }
@@ -230,102 +276,95 @@ fn is_break(b: u8) -> bool {
     b == b'\r' || b == b'\n'
 }
 
-/// The view patterns whose first view byte is at `start` (not a line
-/// break), as [`direct_at`] does on the input.
-fn view_at(
-    engine: &Engine,
-    input: &[u8],
-    base: u64,
-    start: usize,
-    tail: usize,
-    candidates: &mut Candidates,
-    opens: &mut Opens,
-) {
-    let automaton = &engine.view;
-    let table = &engine.view_table;
-    let mut state = automaton.anchored_start();
-    let mut walked = 0;
-    let mut pos = start;
-    while walked < PREFIX && pos < input.len() {
-        let byte = input[pos];
-        pos += 1;
-        if is_break(byte) {
-            continue;
-        }
-        let Some(next) = automaton.next_anchored(state, byte) else {
-            return;
-        };
-        state = next;
-        walked += 1;
-        if !automaton.is_match(state) {
-            continue;
-        }
-        for (id, len) in automaton.matches(state) {
-            if len != walked {
-                continue; // a match that started later
-            }
-            let prefix = &table.prefixes[id];
-            if let Some(exact) = prefix.exact {
-                let span = (pos - start) as u64;
-                let (form, secret) = view_owner(engine, exact, span);
-                candidates.offer(base + start as u64, span, form, secret);
-            }
-            for &id in &prefix.longer {
-                view_rest(engine, input, base, start, pos, tail, id, candidates, opens);
-            }
-        }
-    }
+/// How many view bytes `bytes` has.
+fn view_len(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| !is_break(b)).count() as u64
 }
 
-/// Compares the rest of view pattern `id`, whose first `PREFIX` view bytes
-/// run from `start` to `pos`.
-#[allow(clippy::too_many_arguments)]
-fn view_rest(
-    engine: &Engine,
-    input: &[u8],
+/// One pass of the view filter over a push.
+struct ViewPass<'a> {
+    engine: &'a Engine,
+    input: &'a [u8],
     base: u64,
-    start: usize,
-    mut pos: usize,
     tail: usize,
-    id: u32,
-    candidates: &mut Candidates,
-    opens: &mut Opens,
-) {
-    let pattern = engine.view_table.pattern(id);
-    let mut matched = PREFIX;
-    // View bytes matched before the tail, where the stepper starts.
-    let mut before_tail = None;
-    if start < tail && tail < pos {
-        // The tail starts inside the prefix: count its view bytes there.
-        let inside = input[start..tail].iter().filter(|&&b| !is_break(b)).count();
-        before_tail = Some(inside);
+    /// The view index of `tail`, once needed.
+    tail_view: Option<u64>,
+    verifier: Verifier,
+}
+
+impl ViewPass<'_> {
+    /// The view patterns whose first view byte, view index `view_start`,
+    /// is at `start` (not a line break), as [`direct_at`] does on the input.
+    fn view_at(
+        &mut self,
+        start: usize,
+        view_start: u64,
+        candidates: &mut Candidates,
+        opens: &mut Vec<Open>,
+    ) {
+        let (engine, input) = (self.engine, self.input);
+        let automaton = &engine.view;
+        let table = &engine.view_table;
+        let mut state = automaton.anchored_start();
+        let mut walked = 0;
+        let mut pos = start;
+        while walked < PREFIX && pos < input.len() {
+            let byte = input[pos];
+            pos += 1;
+            if is_break(byte) {
+                continue;
+            }
+            let Some(next) = automaton.next_anchored(state, byte) else {
+                return;
+            };
+            state = next;
+            walked += 1;
+            if !automaton.is_match(state) {
+                continue;
+            }
+            for (id, len) in automaton.matches(state) {
+                if len != walked {
+                    continue; // a match that started later
+                }
+                let prefix = &table.prefixes[id];
+                if let Some(exact) = prefix.exact {
+                    let span = (pos - start) as u64;
+                    let (form, secret) = view_owner(engine, exact, span);
+                    candidates.offer(self.base + start as u64, span, form, secret);
+                }
+                for &id in &prefix.longer {
+                    let reach = self
+                        .verifier
+                        .verify(table, id, input, view_start, PREFIX, pos);
+                    match reach.outcome {
+                        Outcome::Full => {
+                            let span = (reach.end - start) as u64;
+                            let (form, secret) = view_owner(engine, id, span);
+                            candidates.offer(self.base + start as u64, span, form, secret);
+                        }
+                        // The input ended inside the pattern: still open,
+                        // and the stepper takes it on from the tail with
+                        // the view bytes before it matched.
+                        Outcome::AtEnd if start < self.tail => {
+                            let tail_view = self.tail_view();
+                            opens.push(Open {
+                                id,
+                                start: self.base + start as u64,
+                                matched: (tail_view - view_start) as u32,
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
     }
-    while matched < pattern.len() && pos < input.len() {
-        if pos == tail {
-            before_tail = Some(matched);
-        }
-        let b = input[pos];
-        pos += 1;
-        if is_break(b) {
-            continue;
-        }
-        if b != pattern[matched] {
-            return;
-        }
-        matched += 1;
-    }
-    if matched == pattern.len() {
-        let span = (pos - start) as u64;
-        let (form, secret) = view_owner(engine, id, span);
-        candidates.offer(base + start as u64, span, form, secret);
-    } else if start < tail {
-        // The input ended inside the pattern: still open, and the stepper
-        // takes it on from the tail.
-        opens.push(Open {
-            id,
-            start: base + start as u64,
-            matched: before_tail.expect("the tail starts before the end") as u32,
-        });
+
+    fn tail_view(&mut self) -> u64 {
+        let (input, tail) = (self.input, self.tail);
+        *self
+            .tail_view
+            .get_or_insert_with(|| view_len(&input[..tail]))
     }
 }
 

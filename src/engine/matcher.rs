@@ -65,6 +65,8 @@ pub(crate) struct Matcher {
     candidates: Candidates,
     direct_opens: Opens,
     view_opens: Opens,
+    /// Room for the filter's opens before they are sorted.
+    filter_opens: Vec<Open>,
     /// The fragment run, which has read every byte before `run_end`.
     run: Run,
     run_end: u64,
@@ -83,6 +85,7 @@ impl Matcher {
             candidates: Candidates::default(),
             direct_opens: Opens::default(),
             view_opens: Opens::default(),
+            filter_opens: Vec::new(),
             run: Run::empty(),
             run_end: 0,
             // Sized on the first match: most scrubs (the compile's own leak
@@ -200,6 +203,7 @@ impl Matcher {
             &mut self.candidates,
             &mut self.direct_opens,
             &mut self.view_opens,
+            &mut self.filter_opens,
         );
         match run {
             Some(run) => {
@@ -276,11 +280,12 @@ impl Matcher {
                 self.candidates.offer(start, len as u64, form, secret);
             }
             for &id in &prefix.longer {
-                self.direct_opens.push(Open {
+                let open = Open {
                     id,
                     start,
                     matched: len as u32,
-                });
+                };
+                self.direct_opens.push(&engine.direct_table, open);
             }
         }
     }
@@ -298,11 +303,12 @@ impl Matcher {
                 self.candidates.offer(start, span, form, secret);
             }
             for &id in &prefix.longer {
-                self.view_opens.push(Open {
+                let open = Open {
                     id,
                     start,
                     matched: len as u32,
-                });
+                };
+                self.view_opens.push(&engine.view_table, open);
             }
         }
     }
@@ -446,7 +452,7 @@ impl Matcher {
             self.replace(engine, &best, &input.bytes[from..to], out);
             emitted = to;
             let end = start + best.len;
-            self.advance_to(end);
+            self.advance_to(engine, end);
             if pending.is_some_and(|p| p < end) {
                 // The pending start lies inside this match: look again from
                 // its end.
@@ -460,7 +466,7 @@ impl Matcher {
         };
         if stop > emitted {
             out.extend_from_slice(&input.bytes[emitted..stop]);
-            self.advance_to(input.base + stop as u64);
+            self.advance_to(engine, input.base + stop as u64);
         }
     }
 
@@ -492,14 +498,15 @@ impl Matcher {
     }
 
     /// Everything before `position` is decided and emitted.
-    fn advance_to(&mut self, position: u64) {
+    fn advance_to(&mut self, engine: &Engine, position: u64) {
         self.decided = position;
         while self.line_breaks.front().is_some_and(|&p| p < position) {
             self.line_breaks.pop_front();
         }
         self.candidates.decided_to(position);
-        self.direct_opens.drop_before(position);
-        self.view_opens.drop_before(position);
+        self.direct_opens
+            .drop_before(&engine.direct_table, position);
+        self.view_opens.drop_before(&engine.view_table, position);
     }
 
     fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {

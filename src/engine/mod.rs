@@ -14,6 +14,7 @@ mod opens;
 mod seeds;
 mod suffix;
 mod table;
+mod verify;
 mod wipe;
 
 use zeroize::Zeroize;

@@ -2,21 +2,113 @@
 //! rest is verified byte by byte against the pattern as the input arrives.
 //! An open verification is a candidate still in progress; the earliest one
 //! is where the stream must hold back from.
+//!
+//! A periodic pattern (`aaaa…` in hex is `6161…`) in input that repeats it
+//! has an open at every period: its opens are kept as one group that
+//! expects one byte at a time, so a byte costs the same for one open as for
+//! thousands (see [`Period`]).
 
-use super::table::Table;
+use std::collections::VecDeque;
+
+use super::table::{Period, Table};
 
 /// A pattern whose first `matched` bytes (view bytes, on the view) are the
 /// input from `start` to the end so far.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Open {
     pub(crate) id: u32,
     pub(crate) start: u64,
     pub(crate) matched: u32,
 }
 
+/// Opens of one pattern whose starts are `q` (view) bytes apart, `q` its
+/// period: the oldest has matched `matched` bytes, each later one `q` fewer.
+/// While the oldest has matched fewer than `r` bytes, all of them expect
+/// the same next byte.
+struct Group {
+    id: u32,
+    oldest: u64,
+    matched: u32,
+    /// The starts of the later members, oldest first.
+    newer: VecDeque<u64>,
+}
+
+impl Group {
+    /// The matched count of the newest member.
+    fn newest_matched(&self, q: u32) -> u32 {
+        self.matched - q * self.newer.len() as u32
+    }
+
+    fn newest_start(&self) -> u64 {
+        self.newer.back().copied().unwrap_or(self.oldest)
+    }
+
+    /// Drops the oldest member; false when none is left.
+    fn pop_oldest(&mut self, q: u32) -> bool {
+        match self.newer.pop_front() {
+            Some(start) => {
+                self.oldest = start;
+                self.matched -= q;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads `byte`; false when no member is left. `complete(id, start)` for
+    /// a member that matched the whole pattern.
+    #[inline]
+    fn step(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
+        let pattern = table.pattern(self.id);
+        let len = pattern.len() as u32;
+        if self.newer.is_empty() {
+            if pattern[self.matched as usize] != byte {
+                return false;
+            }
+            self.matched += 1;
+            if self.matched == len {
+                complete(self.id, self.oldest);
+                return false;
+            }
+            return true;
+        }
+        let Period { q, r } = table.period(self.id);
+        if self.matched < r {
+            // Every member expects pattern[matched]: they are multiples of
+            // q apart inside the part of period q.
+            if pattern[self.matched as usize] != byte {
+                return false;
+            }
+            self.matched += 1;
+            if self.matched == len {
+                complete(self.id, self.oldest);
+                return self.pop_oldest(q);
+            }
+            return true;
+        }
+        // The oldest is at the end of the periodic part: it expects
+        // pattern[r], the others pattern[r - q], which differs.
+        debug_assert_eq!(self.matched, r);
+        if byte == pattern[r as usize] {
+            self.newer.clear();
+            self.matched += 1;
+            if self.matched == len {
+                complete(self.id, self.oldest);
+                return false;
+            }
+            return true;
+        }
+        if byte != pattern[(r - q) as usize] || !self.pop_oldest(q) {
+            return false;
+        }
+        self.matched += 1;
+        true
+    }
+}
+
 /// The open verifications of one automaton.
 pub(crate) struct Opens {
-    list: Vec<Open>,
+    list: Vec<Group>,
 }
 
 impl Default for Opens {
@@ -29,8 +121,24 @@ impl Default for Opens {
 }
 
 impl Opens {
-    pub(crate) fn push(&mut self, open: Open) {
-        self.list.push(open);
+    /// Adds an open. It joins the latest group of its pattern when it
+    /// starts one period after that group's newest member.
+    pub(crate) fn push(&mut self, table: &Table, open: Open) {
+        let Period { q, r } = table.period(open.id);
+        if let Some(group) = self.list.iter_mut().rev().find(|g| g.id == open.id)
+            && group.matched <= r
+            && group.newest_matched(q) == open.matched + q
+            && group.newest_start() < open.start
+        {
+            group.newer.push_back(open.start);
+            return;
+        }
+        self.list.push(Group {
+            id: open.id,
+            oldest: open.start,
+            matched: open.matched,
+            newer: VecDeque::new(),
+        });
     }
 
     pub(crate) fn clear(&mut self) {
@@ -45,28 +153,143 @@ impl Opens {
     /// (`complete(id, start)`) or fails.
     #[inline]
     pub(crate) fn step(&mut self, table: &Table, byte: u8, mut complete: impl FnMut(u32, u64)) {
-        self.list.retain_mut(|open| {
-            let pattern = table.pattern(open.id);
-            if pattern[open.matched as usize] != byte {
-                return false;
-            }
-            open.matched += 1;
-            if open.matched as usize == pattern.len() {
-                complete(open.id, open.start);
-                return false;
+        self.list
+            .retain_mut(|group| group.step(table, byte, &mut complete));
+    }
+
+    /// Forgets every open that starts before `position`: a match decided
+    /// there covers its start.
+    pub(crate) fn drop_before(&mut self, table: &Table, position: u64) {
+        self.list.retain_mut(|group| {
+            let q = table.period(group.id).q;
+            while group.oldest < position {
+                if !group.pop_oldest(q) {
+                    return false;
+                }
             }
             true
         });
     }
 
-    /// Forgets every open that starts before `position`: a match decided
-    /// there covers its start.
-    pub(crate) fn drop_before(&mut self, position: u64) {
-        self.list.retain(|o| o.start >= position);
-    }
-
     /// The earliest start of an open verification.
     pub(crate) fn earliest(&self) -> Option<u64> {
-        self.list.iter().map(|o| o.start).min()
+        self.list.iter().map(|g| g.oldest).min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::table::TableBuilder;
+    use crate::form::Form;
+
+    fn table(patterns: &[&[u8]]) -> Table {
+        let mut builder = TableBuilder::new(patterns.iter().map(|p| p.len()).sum());
+        for (i, p) in patterns.iter().enumerate() {
+            builder.add(p, Form::Hex, i as u32);
+        }
+        builder.finish()
+    }
+
+    /// Every start of every pattern of `patterns` in `input` (whose prefix
+    /// is matched at `prefix` bytes), through groups, against brute force.
+    fn check(patterns: &[&[u8]], input: &[u8], prefix: usize) {
+        let table = table(patterns);
+        let mut opens = Opens::default();
+        let mut found = Vec::new();
+        for (at, &byte) in input.iter().enumerate() {
+            opens.step(&table, byte, |id, start| found.push((id, start)));
+            // A prefix that ends here opens.
+            if at + 1 >= prefix {
+                let start = at + 1 - prefix;
+                for id in 0..table.len() as u32 {
+                    let p = table.pattern(id);
+                    if input[start..=at] == p[..prefix] {
+                        let open = Open {
+                            id,
+                            start: start as u64,
+                            matched: prefix as u32,
+                        };
+                        opens.push(&table, open);
+                    }
+                }
+            }
+        }
+        found.sort();
+        let mut expected = Vec::new();
+        for id in 0..table.len() as u32 {
+            let p = table.pattern(id);
+            for start in 0..input.len() {
+                if input[start..].starts_with(p) {
+                    expected.push((id, start as u64));
+                }
+            }
+        }
+        expected.sort();
+        assert_eq!(found, expected);
+        // Still open at the end: every start whose rest is a prefix.
+        let mut open_starts: Vec<u64> = Vec::new();
+        let mut o = std::mem::take(&mut opens);
+        while let Some(e) = o.earliest() {
+            open_starts.push(e);
+            o.drop_before(&table, e + 1);
+        }
+        let mut expected_open: Vec<u64> = (0..input.len())
+            .filter(|&s| {
+                (0..table.len() as u32).any(|id| {
+                    let p = table.pattern(id);
+                    input.len() - s >= prefix
+                        && input.len() - s < p.len()
+                        && p.starts_with(&input[s..])
+                })
+            })
+            .map(|s| s as u64)
+            .collect();
+        expected_open.dedup();
+        assert_eq!(open_starts, expected_open);
+    }
+
+    #[test]
+    fn periodic_patterns_match_every_start() {
+        let a64 = "61".repeat(64);
+        let ab = format!("{}62", "61".repeat(40));
+        let abc = format!("{}x{}", "abc".repeat(15), "abc".repeat(5));
+        let patterns: [&[u8]; 3] = [a64.as_bytes(), ab.as_bytes(), abc.as_bytes()];
+        let inputs = [
+            "61".repeat(200),
+            format!("{}62{}", "61".repeat(100), "61".repeat(70)),
+            format!("{}6{}", "61".repeat(90), "61".repeat(90)),
+            format!("{}x{}zz", "abc".repeat(40), "abc".repeat(12)),
+            format!("{}x{}", "abc".repeat(40), "abc".repeat(3)),
+        ];
+        for input in &inputs {
+            for prefix in [4, 8, 32] {
+                check(&patterns, input.as_bytes(), prefix);
+            }
+        }
+    }
+
+    #[test]
+    fn a_periodic_run_is_one_group() {
+        let p = "61".repeat(500);
+        let table = table(&[p.as_bytes()]);
+        let mut opens = Opens::default();
+        let input = "61".repeat(400);
+        for (at, &byte) in input.as_bytes().iter().enumerate() {
+            opens.step(&table, byte, |_, _| panic!("never complete"));
+            if at + 1 >= 32 && (at + 1 - 32) % 2 == 0 {
+                let start = (at + 1 - 32) as u64;
+                opens.push(
+                    &table,
+                    Open {
+                        id: 0,
+                        start,
+                        matched: 32,
+                    },
+                );
+            }
+        }
+        assert_eq!(opens.list.len(), 1);
+        assert_eq!(opens.earliest(), Some(0));
     }
 }

@@ -36,11 +36,51 @@ pub(crate) struct Prefix {
     pub(crate) longer: Vec<u32>,
 }
 
+/// How a pattern repeats itself near its start, for verifying many starts
+/// of one periodic pattern (`aaaa…`, its hex `6161…`) in linear time: `q`
+/// is the smallest period of its first [`PREFIX`] bytes, and its first `r`
+/// bytes (`r` ≥ the prefix) have period `q`. For a shift `d`, a multiple of
+/// `q` below `r`, the pattern agrees with itself shifted by `d` on exactly
+/// its first `r - d` bytes (all `m - d` when `r` is the whole pattern).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Period {
+    pub(crate) q: u32,
+    pub(crate) r: u32,
+}
+
+impl Period {
+    /// How many bytes `pattern` (of this period) agrees with itself shifted
+    /// by `d`, when the period says (`d` a multiple of `q`, below `r`).
+    #[inline]
+    pub(crate) fn self_overlap(self, len: usize, d: usize) -> Option<usize> {
+        let (q, r) = (self.q as usize, self.r as usize);
+        (d > 0 && d.is_multiple_of(q) && d < r).then(|| if r == len { len - d } else { r - d })
+    }
+
+    /// The period of `pattern`, computed in time linear in `r`.
+    pub(crate) fn of(pattern: &[u8]) -> Period {
+        let head = &pattern[..pattern.len().min(PREFIX)];
+        let q = (1..=head.len())
+            .find(|&q| head[q..] == head[..head.len() - q])
+            .unwrap_or(head.len());
+        let r = (head.len()..pattern.len())
+            .find(|&i| pattern[i] != pattern[i - q])
+            .unwrap_or(pattern.len());
+        Period {
+            q: q as u32,
+            r: r as u32,
+        }
+    }
+}
+
 pub(crate) struct Table {
     /// Every pattern's bytes, one after another.
     bytes: Wiped<u8>,
     /// Pattern `id` is `bytes[spans[id].0..spans[id].1]`.
     spans: Vec<(u32, u32)>,
+    /// Pattern `id`'s period, packed (`r << 5 | (q - 1)`, `q` ≤ 32): only
+    /// patterns longer than the prefix are verified past it.
+    periods: Vec<u32>,
     pub(crate) owners: Vec<Owner>,
     /// By automaton pattern id.
     pub(crate) prefixes: Vec<Prefix>,
@@ -54,6 +94,15 @@ impl Table {
 
     pub(crate) fn len(&self) -> usize {
         self.spans.len()
+    }
+
+    #[inline]
+    pub(crate) fn period(&self, id: u32) -> Period {
+        let packed = self.periods[id as usize];
+        Period {
+            q: (packed & 31) + 1,
+            r: packed >> 5,
+        }
     }
 
     pub(crate) fn pattern_len(&self, id: u32) -> usize {
@@ -79,6 +128,7 @@ impl Table {
     pub(crate) fn memory_usage(&self) -> usize {
         self.bytes.capacity()
             + self.spans.capacity() * 8
+            + self.periods.capacity() * 4
             + self.owners.capacity() * std::mem::size_of::<Owner>()
             + self.prefixes.capacity() * std::mem::size_of::<Prefix>()
             + self
@@ -183,9 +233,17 @@ impl TableBuilder {
                 entry.longer.push(id as u32);
             }
         }
+        let periods = spans
+            .iter()
+            .map(|&(from, to)| {
+                let period = Period::of(&bytes[from as usize..to as usize]);
+                (period.r << 5) | (period.q - 1)
+            })
+            .collect();
         Table {
             bytes,
             spans,
+            periods,
             owners,
             prefixes,
         }
@@ -203,4 +261,62 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
     last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
     h.write_u64(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many bytes `p` agrees with itself shifted by `d`, by brute force.
+    fn overlap(p: &[u8], d: usize) -> usize {
+        p[d..].iter().zip(p).take_while(|(a, b)| a == b).count()
+    }
+
+    #[test]
+    fn self_overlap_is_what_brute_force_says() {
+        let mut patterns: Vec<Vec<u8>> = vec![
+            b"6161616161616161616161616161616161616161616161616161616161616162".to_vec(),
+            "ab".repeat(40).into_bytes(),
+            format!("{}x{}", "abc".repeat(20), "abc".repeat(5)).into_bytes(),
+            b"YWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFh".to_vec(),
+            b"0123456789abcdef0123456789abcdef0123456789abcdef0123".to_vec(),
+            b"short".to_vec(),
+        ];
+        // and some random ones over a small alphabet, periodic or not
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut next = || {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) as usize
+            };
+            let unit: Vec<u8> = (0..1 + next() % 6).map(|_| b"ab"[next() % 2]).collect();
+            let len = 1 + next() % 90;
+            let mut p: Vec<u8> = unit.iter().copied().cycle().take(len).collect();
+            if next() % 2 == 0 {
+                let at = next() % len;
+                p[at] = b'c';
+            }
+            patterns.push(p);
+        }
+        for p in &patterns {
+            let period = Period::of(p);
+            for d in 1..p.len() {
+                if let Some(n) = period.self_overlap(p.len(), d) {
+                    assert_eq!(
+                        n,
+                        overlap(p, d),
+                        "{period:?} d={d} {:?}",
+                        String::from_utf8_lossy(p)
+                    );
+                }
+            }
+            // q is the smallest period of the head
+            let head = &p[..p.len().min(PREFIX)];
+            let q = period.q as usize;
+            assert!((1..q).all(|s| overlap(head, s) < head.len() - s));
+            assert!(overlap(head, q) == head.len() - q || q == head.len());
+        }
+    }
 }

@@ -1,0 +1,189 @@
+//! The seed filter's verification of a pattern past its prefix. One pattern
+//! may start at many nearby positions: a periodic value (`aaaa…`, whose hex
+//! is `6161…`) starts once a period all along a run that repeats it. Each
+//! start is compared against the pattern's self-overlap and the furthest
+//! match known so far instead of byte by byte (the Z-algorithm's idea, with
+//! the pattern's [`Period`] standing for its Z-array), so every input byte
+//! is compared at most once per pattern and the pass stays linear.
+
+use super::table::Table;
+
+/// How a comparison of a pattern at one start ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Outcome {
+    /// The whole pattern matched.
+    Full,
+    /// A byte differed.
+    Mismatch,
+    /// The input ended first: the pattern may still match.
+    AtEnd,
+}
+
+/// The comparison of one pattern at one start: `len` (view) bytes agree,
+/// and `end` is the original position after the last of them (for `Full`
+/// and `AtEnd`; where a later comparison would go on otherwise).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Reach {
+    pub(crate) len: usize,
+    pub(crate) end: usize,
+    pub(crate) outcome: Outcome,
+}
+
+/// The furthest-reaching comparison of one pattern, at view index `start`.
+#[derive(Clone, Copy)]
+struct Known {
+    id: u32,
+    start: u64,
+    reach: Reach,
+}
+
+/// How many patterns' furthest matches are remembered: a run of nearby
+/// starts is of one pattern or a few.
+const REMEMBERED: usize = 8;
+
+/// Comparisons of patterns at ascending starts in one input. `view`: CR and
+/// LF are skipped (the CR/LF-free view), and starts are view indexes.
+/// On the stack: a push allocates nothing.
+pub(crate) struct Verifier {
+    view: bool,
+    known: [Known; REMEMBERED],
+    len: usize,
+    next: usize,
+}
+
+impl Verifier {
+    pub(crate) fn new(view: bool) -> Verifier {
+        let none = Known {
+            id: u32::MAX,
+            start: 0,
+            reach: Reach {
+                len: 0,
+                end: 0,
+                outcome: Outcome::Mismatch,
+            },
+        };
+        Verifier {
+            view,
+            known: [none; REMEMBERED],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    /// Compares pattern `id` of `table` at view index `start` of `input`,
+    /// whose first `matched` (view) bytes are known to agree, the last of
+    /// them before original position `pos`. The starts of one pattern come
+    /// in ascending order (any order is correct, only slower).
+    pub(crate) fn verify(
+        &mut self,
+        table: &Table,
+        id: u32,
+        input: &[u8],
+        start: u64,
+        mut matched: usize,
+        mut pos: usize,
+    ) -> Reach {
+        let pattern = table.pattern(id);
+        let slot = self.known[..self.len].iter().position(|k| k.id == id);
+        if let Some(known) = slot.map(|i| self.known[i]) {
+            let box_len = known.reach.len as u64;
+            if start == known.start {
+                return known.reach;
+            }
+            if known.start < start && start < known.start + box_len {
+                // The input from `start` to the box's end is the pattern
+                // shifted by `d`; the pattern agrees with itself shifted by
+                // `d` on `overlap` bytes.
+                let d = (start - known.start) as usize;
+                let have = known.reach.len - d;
+                if let Some(overlap) = table.period(id).self_overlap(pattern.len(), d) {
+                    if overlap < have {
+                        return Reach {
+                            len: overlap,
+                            end: known.reach.end,
+                            outcome: Outcome::Mismatch,
+                        };
+                    }
+                    if overlap > have {
+                        // Where the box stopped, this one stops too.
+                        return Reach {
+                            len: have,
+                            ..known.reach
+                        };
+                    }
+                    if have > matched {
+                        matched = have;
+                        pos = known.reach.end;
+                    }
+                }
+            }
+        }
+        let reach = self.compare(pattern, input, matched, pos);
+        let known = Known { id, start, reach };
+        let further = |k: &Known| start + reach.len as u64 > k.start + k.reach.len as u64;
+        match slot {
+            Some(i) if further(&self.known[i]) => self.known[i] = known,
+            Some(_) => {}
+            None if self.len < REMEMBERED => {
+                self.known[self.len] = known;
+                self.len += 1;
+            }
+            None => {
+                self.known[self.next] = known;
+                self.next = (self.next + 1) % REMEMBERED;
+            }
+        }
+        reach
+    }
+
+    /// Compares `pattern[matched..]` with the (view) bytes of `input` from
+    /// `pos` on.
+    fn compare(&self, pattern: &[u8], input: &[u8], mut matched: usize, mut pos: usize) -> Reach {
+        if !self.view {
+            let rest = &pattern[matched..];
+            let there = &input[pos..];
+            let same = rest.iter().zip(there).take_while(|(a, b)| a == b).count();
+            matched += same;
+            pos += same;
+            let outcome = if matched == pattern.len() {
+                Outcome::Full
+            } else if pos == input.len() {
+                Outcome::AtEnd
+            } else {
+                Outcome::Mismatch
+            };
+            return Reach {
+                len: matched,
+                end: pos,
+                outcome,
+            };
+        }
+        while matched < pattern.len() {
+            let Some(&b) = input.get(pos) else {
+                return Reach {
+                    len: matched,
+                    end: pos,
+                    outcome: Outcome::AtEnd,
+                };
+            };
+            if b == b'\r' || b == b'\n' {
+                pos += 1;
+                continue;
+            }
+            if b != pattern[matched] {
+                return Reach {
+                    len: matched,
+                    end: pos,
+                    outcome: Outcome::Mismatch,
+                };
+            }
+            pos += 1;
+            matched += 1;
+        }
+        Reach {
+            len: matched,
+            end: pos,
+            outcome: Outcome::Full,
+        }
+    }
+}
