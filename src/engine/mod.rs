@@ -214,7 +214,7 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
         .min()
         .unwrap_or(GRAM);
     let stride = (shortest + 1 - GRAM).clamp(1, MAX_STRIDE);
-    let mut index = GramIndex::new(stride, 2 * stride * table.len());
+    let mut index = GramIndex::new(stride, stride * table.len());
     for id in 0..table.len() as u32 {
         let pattern = table.pattern(id);
         for offset in 0..index.stride {

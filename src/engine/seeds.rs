@@ -20,8 +20,9 @@ pub(crate) struct GramIndex {
     pub(crate) stride: usize,
     bits: Vec<u64>,
     shift: u32,
-    /// While building: (gram, offset) pairs, room reserved by the caller.
-    building: Wiped<u64>,
+    /// While building: each gram with its offset in the low 5 bits (one
+    /// word, so that sorting moves no index), room reserved by the caller.
+    building: Wiped<u128>,
     /// Distinct grams, sorted (a gram is 8 bytes of a pattern: wiped), and
     /// the offsets of each.
     grams: Wiped<u64>,
@@ -49,35 +50,31 @@ impl GramIndex {
             self.building.len() < self.building.capacity(),
             "room counted ahead"
         );
-        self.building.push(gram(bytes));
-        self.building.push(offset as u64);
+        debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
+        self.building
+            .push(u128::from(gram(bytes)) << 5 | offset as u128);
     }
 
     /// Sorts the grams and builds the bitmap: about 32 bits a gram keeps
     /// false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
-        let pairs = self.building.len() / 2;
-        let mut order: Vec<u32> = (0..pairs as u32).collect();
-        order.sort_unstable_by_key(|&i| self.building[2 * i as usize]);
+        self.building.sort_unstable();
+        let gram_of = |pair: u128| (pair >> 5) as u64;
         let distinct = {
             let mut n = 0;
             let mut last = None;
-            for &i in &order {
-                let g = self.building[2 * i as usize];
-                if last != Some(g) {
+            for &pair in self.building.iter() {
+                if last != Some(gram_of(pair)) {
                     n += 1;
-                    last = Some(g);
+                    last = Some(gram_of(pair));
                 }
             }
             n
         };
         let mut grams = wipe::with_capacity(distinct);
         let mut offsets = Vec::with_capacity(distinct);
-        for &i in &order {
-            let (g, offset) = (
-                self.building[2 * i as usize],
-                self.building[2 * i as usize + 1],
-            );
+        for &pair in self.building.iter() {
+            let (g, offset) = (gram_of(pair), (pair & 31) as u32);
             if grams.last() != Some(&g) {
                 grams.push(g);
                 offsets.push(0);
