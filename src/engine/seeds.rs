@@ -9,6 +9,8 @@ use super::wipe::{self, Wiped};
 
 pub(crate) const GRAM: usize = 8;
 pub(crate) const MAX_STRIDE: usize = 32;
+// An offset is a bit of a `u32` and fits 5 bits of a sort key.
+const _: () = assert!(MAX_STRIDE <= 32);
 
 /// Grams of a pattern set, each with the offsets (a bit per offset) at
 /// which it occurs in some pattern, behind a one-hash bitmap that rejects
@@ -26,7 +28,8 @@ pub(crate) struct GramIndex {
     /// Distinct grams, sorted (a gram is 8 bytes of a pattern: wiped), and
     /// the offsets of each.
     grams: Wiped<u64>,
-    offsets: Vec<u64>,
+    /// A bit per offset: offsets are below [`MAX_STRIDE`] = 32.
+    offsets: Vec<u32>,
 }
 
 impl GramIndex {
@@ -72,7 +75,7 @@ impl GramIndex {
             n
         };
         let mut grams = wipe::with_capacity(distinct);
-        let mut offsets = Vec::with_capacity(distinct);
+        let mut offsets: Vec<u32> = Vec::with_capacity(distinct);
         for &pair in self.building.iter() {
             let (g, offset) = (gram_of(pair), (pair & 31) as u32);
             if grams.last() != Some(&g) {
@@ -113,13 +116,13 @@ impl GramIndex {
             return 0;
         }
         match self.grams.binary_search(&gram) {
-            Ok(i) => self.offsets[i],
+            Ok(i) => u64::from(self.offsets[i]),
             Err(_) => 0,
         }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.capacity() * 8 + self.grams.capacity() * 8 + self.offsets.capacity() * 8
+        self.bits.capacity() * 8 + self.grams.capacity() * 8 + self.offsets.capacity() * 4
     }
 }
 

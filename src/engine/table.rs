@@ -13,7 +13,7 @@ use super::hash::IntHasher;
 use super::wipe::{self, Wiped};
 
 /// Bytes of a pattern the automaton holds.
-pub(crate) const PREFIX: usize = 32;
+pub(crate) const PREFIX: usize = 16;
 
 /// Who a candidate of one distinct pattern belongs to. Identical patterns of
 /// several secrets are one entry: the tie rule (form, then secret index)
