@@ -228,49 +228,64 @@ fn filter_view(
         input,
         base,
         tail,
-        tail_view: None,
+        after_tail: None,
         verifier: Verifier::new(true),
     };
-    // The view index of `counted`: how many view bytes precede it.
-    let (mut counted, mut view_index) = (0, 0u64);
-    // Every start up to this view index was offered by an earlier sample:
-    // whatever starts there holds that sample's gram at an offset below the
-    // stride, so it was found then. Skipping them keeps the starts in
-    // ascending order.
-    let mut done: Option<u64> = None;
+    // View indexes, for the verifier, are counted only where a gram hits
+    // (rarely): `counted` view bytes precede position `cursor`. Over a long
+    // stretch without a hit they are not counted at all: the verifier
+    // forgets what it knew (nothing it knew reaches that far in the usual
+    // case), and the index goes on from an arbitrary larger number, since
+    // only differences after that point are used.
+    let (mut cursor, mut counted) = (0, 0u64);
+    // The first view byte of the sample before.
+    let mut previous: Option<usize> = None;
     let mut at = 0;
     while at < input.len() {
         let Some((word, first)) = view_gram(input, at) else {
             break;
         };
-        view_index += view_len(&input[counted..first]);
-        counted = first;
-        // Highest offset first: ascending starts.
         let mut offsets = index.get(word);
-        while offsets != 0 {
-            let offset = 63 - offsets.leading_zeros() as usize;
-            offsets &= !(1 << offset);
-            let Some(view_start) = view_index.checked_sub(offset as u64) else {
-                continue; // before the input
-            };
-            if done.is_some_and(|d| view_start <= d) {
-                continue;
+        if offsets != 0 {
+            if first - cursor > UNCOUNTED {
+                pass.verifier.forget();
+                counted += (first - cursor) as u64;
+            } else {
+                counted += view_len(&input[cursor..first]);
             }
-            // Back `offset` view bytes to the start.
-            let mut start = first;
-            let mut left = offset;
-            while left > 0 {
-                start -= 1;
-                if !is_break(input[start]) {
-                    left -= 1;
+            cursor = first;
+            // Highest offset first: ascending starts.
+            while offsets != 0 {
+                let offset = 63 - offsets.leading_zeros() as usize;
+                offsets &= !(1 << offset);
+                // Back `offset` view bytes to the start.
+                let mut start = first;
+                let mut left = offset;
+                while left > 0 && start > 0 {
+                    start -= 1;
+                    if !is_break(input[start]) {
+                        left -= 1;
+                    }
                 }
+                // Every start up to the previous sample's was offered by
+                // it: whatever starts there holds its gram at an offset
+                // below the stride, so it was found then. Skipping them
+                // keeps the starts in ascending order.
+                if left > 0 || previous.is_some_and(|p| start <= p) {
+                    continue;
+                }
+                let view_start = counted - offset as u64;
+                pass.view_at(start, view_start, candidates, opens);
             }
-            pass.view_at(start, view_start, candidates, opens);
         }
-        done = Some(view_index);
+        previous = Some(first);
         at += index.stride;
     }
 }
+
+/// Input bytes between two gram hits beyond which the view filter does not
+/// count view bytes (see [`filter_view`]).
+const UNCOUNTED: usize = 4096;
 
 fn is_break(b: u8) -> bool {
     b == b'\r' || b == b'\n'
@@ -287,8 +302,8 @@ struct ViewPass<'a> {
     input: &'a [u8],
     base: u64,
     tail: usize,
-    /// The view index of `tail`, once needed.
-    tail_view: Option<u64>,
+    /// The view bytes from `tail` to the end, once needed.
+    after_tail: Option<usize>,
     verifier: Verifier,
 }
 
@@ -346,11 +361,13 @@ impl ViewPass<'_> {
                         // and the stepper takes it on from the tail with
                         // the view bytes before it matched.
                         Outcome::AtEnd if start < self.tail => {
-                            let tail_view = self.tail_view();
+                            // Every view byte from `start` to the end
+                            // matched: those before the tail are its count.
+                            let before_tail = reach.len - self.view_after_tail();
                             opens.push(Open {
                                 id,
                                 start: self.base + start as u64,
-                                matched: (tail_view - view_start) as u32,
+                                matched: before_tail as u32,
                             });
                         }
                         _ => {}
@@ -360,11 +377,11 @@ impl ViewPass<'_> {
         }
     }
 
-    fn tail_view(&mut self) -> u64 {
+    fn view_after_tail(&mut self) -> usize {
         let (input, tail) = (self.input, self.tail);
         *self
-            .tail_view
-            .get_or_insert_with(|| view_len(&input[..tail]))
+            .after_tail
+            .get_or_insert_with(|| view_len(&input[tail..]) as usize)
     }
 }
 

@@ -70,6 +70,13 @@ impl Verifier {
         }
     }
 
+    /// Forgets every match known: the view indexes that follow are not
+    /// comparable with those before.
+    pub(crate) fn forget(&mut self) {
+        self.len = 0;
+        self.next = 0;
+    }
+
     /// Compares pattern `id` of `table` at view index `start` of `input`,
     /// whose first `matched` (view) bytes are known to agree, the last of
     /// them before original position `pos`. The starts of one pattern come
