@@ -88,8 +88,23 @@ impl SuffixAutomaton {
         room.resize(b.len.len(), 0);
         // An occurrence of a string is one of each of its suffixes: push
         // owners and room up the suffix links, longest states first.
-        let mut order: Vec<u32> = (0..b.len.len() as u32).collect();
-        order.sort_unstable_by_key(|&s| std::cmp::Reverse(b.len[s as usize]));
+        // By a counting sort on the length (at most a value's): linear,
+        // where a comparison sort through the lengths was the slowest part
+        // of compiling many secrets.
+        let longest = b.len.iter().copied().max().unwrap_or(0) as usize;
+        let mut starts = vec![0u32; longest + 2];
+        for &len in &b.len {
+            starts[longest - len as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut order = vec![0u32; b.len.len()];
+        for (state, &len) in b.len.iter().enumerate() {
+            let slot = &mut starts[longest - len as usize];
+            order[*slot as usize] = state as u32;
+            *slot += 1;
+        }
         for &s in &order {
             let parent = b.link[s as usize];
             if parent != NONE {
