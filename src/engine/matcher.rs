@@ -26,8 +26,10 @@ const BLOCK: usize = 256 * 1024;
 const FILTER_FROM: usize = 48;
 
 /// A push is filtered only while what is held is at most this many times
-/// its length.
-const HELD_PER_NEW: usize = 4;
+/// its length. Filtering reads what is held again at about a nanosecond a
+/// byte, where a step costs 20 to 50 with large automata: 16 keeps the cost
+/// of a push linear in its length and below that of stepping it.
+const HELD_PER_NEW: usize = 16;
 
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
 /// or before the first undecided byte, and `bytes` runs to the end of the
@@ -115,10 +117,9 @@ impl Matcher {
                 bytes: &data[..stop],
                 base,
             };
-            // The filter reads what is held again, at a few cycles a byte
-            // (a tenth of a step): worth it while what is held is at most
-            // a few times the new bytes (so a push costs time linear in
-            // its length), and enough to outweigh its fixed cost.
+            // The filter reads what is held again (see HELD_PER_NEW): worth
+            // it while what is held is at most some times the new bytes, and
+            // for enough new bytes to outweigh its fixed cost.
             let held = done - input.index(self.decided);
             let new = stop - done;
             if new >= FILTER_FROM && held <= HELD_PER_NEW * new {
