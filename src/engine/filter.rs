@@ -12,7 +12,7 @@ use super::fragments::Run;
 use super::matcher::{Input, offer_fragment, view_owner};
 use super::opens::{Open, Opens};
 use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
-use super::table::PREFIX;
+use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
 
@@ -90,7 +90,7 @@ pub(super) fn find(
 
 /// Hands `found` to `opens` by start, so that the opens of a periodic
 /// pattern join one group there.
-fn push_sorted(found: &mut Vec<Open>, table: &super::table::Table, opens: &mut Opens) {
+fn push_sorted(found: &mut Vec<Open>, table: &Table, opens: &mut Opens) {
     found.sort_unstable_by_key(|o| (o.start, o.id));
     found.dedup();
     for &open in found.iter() {

@@ -44,11 +44,11 @@ impl Group {
     }
 
     /// Drops the oldest member; false when none is left.
-    fn pop_oldest(&mut self, q: u32) -> bool {
+    fn pop_oldest(&mut self, table: &Table) -> bool {
         match self.newer.pop_front() {
             Some(start) => {
                 self.oldest = start;
-                self.matched -= q;
+                self.matched -= table.period(self.id).q;
                 true
             }
             None => false,
@@ -60,48 +60,31 @@ impl Group {
     #[inline]
     fn step(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
         let pattern = table.pattern(self.id);
-        let len = pattern.len() as u32;
-        if self.newer.is_empty() {
-            if pattern[self.matched as usize] != byte {
-                return false;
+        if !self.newer.is_empty() {
+            let Period { q, r } = table.period(self.id);
+            debug_assert!(self.matched <= r, "a group stays in its periodic part");
+            if self.matched == r {
+                // The oldest is at the end of the periodic part: it expects
+                // pattern[r], the others pattern[r - q], which differs, so
+                // one side goes on alone.
+                debug_assert_ne!(pattern[r as usize], pattern[(r - q) as usize]);
+                if byte == pattern[r as usize] {
+                    self.newer.clear();
+                } else {
+                    self.pop_oldest(table);
+                }
             }
-            self.matched += 1;
-            if self.matched == len {
-                complete(self.id, self.oldest);
-                return false;
-            }
-            return true;
+            // Now every member expects pattern[matched]: they are multiples
+            // of q apart inside the part of period q.
         }
-        let Period { q, r } = table.period(self.id);
-        if self.matched < r {
-            // Every member expects pattern[matched]: they are multiples of
-            // q apart inside the part of period q.
-            if pattern[self.matched as usize] != byte {
-                return false;
-            }
-            self.matched += 1;
-            if self.matched == len {
-                complete(self.id, self.oldest);
-                return self.pop_oldest(q);
-            }
-            return true;
-        }
-        // The oldest is at the end of the periodic part: it expects
-        // pattern[r], the others pattern[r - q], which differs.
-        debug_assert_eq!(self.matched, r);
-        if byte == pattern[r as usize] {
-            self.newer.clear();
-            self.matched += 1;
-            if self.matched == len {
-                complete(self.id, self.oldest);
-                return false;
-            }
-            return true;
-        }
-        if byte != pattern[(r - q) as usize] || !self.pop_oldest(q) {
+        if pattern[self.matched as usize] != byte {
             return false;
         }
         self.matched += 1;
+        if self.matched as usize == pattern.len() {
+            complete(self.id, self.oldest);
+            return self.pop_oldest(table);
+        }
         true
     }
 }
@@ -161,9 +144,8 @@ impl Opens {
     /// there covers its start.
     pub(crate) fn drop_before(&mut self, table: &Table, position: u64) {
         self.list.retain_mut(|group| {
-            let q = table.period(group.id).q;
             while group.oldest < position {
-                if !group.pop_oldest(q) {
+                if !group.pop_oldest(table) {
                     return false;
                 }
             }

@@ -57,7 +57,8 @@ impl Period {
         (d > 0 && d.is_multiple_of(q) && d < r).then(|| if r == len { len - d } else { r - d })
     }
 
-    /// The period of `pattern`, computed in time linear in `r`.
+    /// The period of `pattern`, in time linear in `r` (and in the square of
+    /// the prefix, at most 256 comparisons).
     pub(crate) fn of(pattern: &[u8]) -> Period {
         let head = &pattern[..pattern.len().min(PREFIX)];
         let q = (1..=head.len())
