@@ -24,11 +24,19 @@ pub(crate) const TAIL: usize = PREFIX + MAX_STRIDE + GRAM;
 /// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
 /// it when it has fewer).
 pub(super) fn tail_start(input: &[u8]) -> usize {
+    // Every push asks: most tails hold no line break, and eight bytes are
+    // looked at a time until one does.
     let mut from = input.len();
-    let mut view = 0;
+    while from >= GRAM
+        && input.len() - from + GRAM <= TAIL
+        && !has_line_break(gram(&input[from - GRAM..]))
+    {
+        from -= GRAM;
+    }
+    let mut view = input.len() - from;
     while from > 0 && view < TAIL {
         from -= 1;
-        if !matches!(input[from], b'\r' | b'\n') {
+        if !is_break(input[from]) {
             view += 1;
         }
     }
@@ -37,30 +45,39 @@ pub(super) fn tail_start(input: &[u8]) -> usize {
 
 /// Where the stepper starts on the tail that begins at `tail`: the first
 /// position from which something could still be open at the end (before
-/// it, nothing that starts at or after `tail` can be).
+/// it, nothing that starts at or after `tail` can be). A candidate could
+/// start at a position that is no CR or LF where a pattern's first 8 bytes
+/// or a gram of a value start, or fewer than 8 bytes (or view bytes) remain.
+/// Every push runs this over its tail: one word and one probe a position.
 pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
-    (tail..input.len())
-        .find(|&at| could_start_open(engine, input, at))
+    let next_break = |from: usize| {
+        memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(input.len(), |i| from + i)
+    };
+    // The first CR or LF at or after `at`.
+    let mut line_break = next_break(tail);
+    let mut at = tail;
+    while at + GRAM <= input.len() {
+        if at == line_break {
+            line_break = next_break(at + 1);
+        } else {
+            let word = gram(&input[at..]);
+            if engine.starts.may_hold(word) {
+                return at;
+            }
+            // On the view, the first 8 view bytes from here (the word
+            // itself when it holds no line break).
+            if line_break < at + GRAM
+                && view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
+            {
+                return at;
+            }
+        }
+        at += 1;
+    }
+    // Fewer than 8 bytes remain: any that is no CR or LF could start one.
+    (at..input.len())
+        .find(|&at| !is_break(input[at]))
         .unwrap_or(input.len())
-}
-
-/// Whether a candidate starting at `at` could still be open at the end of
-/// `input`: fewer than 8 bytes (or view bytes) remain, or a pattern's first
-/// 8 bytes, or a gram of a value, start here.
-fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
-    if is_break(input[at]) {
-        return false; // no candidate starts at a CR or LF
-    }
-    if at + GRAM > input.len() {
-        return true;
-    }
-    let word = gram(&input[at..]);
-    if engine.starts.may_hold(word) || engine.value_grams.may_hold(word) {
-        return true;
-    }
-    // On the view, the first 8 view bytes from here.
-    has_line_break(word)
-        && view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
 }
 
 /// Every candidate of `input` (which starts at position `base`, the first
@@ -422,4 +439,82 @@ fn walk_fragments(
         }
     }
     Walk::End(run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Secret;
+
+    /// The plain definitions that `tail_start` and `stepper_start` compute
+    /// quickly.
+    fn tail_plainly(input: &[u8]) -> usize {
+        let mut view = 0;
+        (0..input.len())
+            .rev()
+            .find(|&at| {
+                view += usize::from(!is_break(input[at]));
+                view == TAIL
+            })
+            .unwrap_or(0)
+    }
+
+    fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
+        if is_break(input[at]) {
+            return false;
+        }
+        if at + GRAM > input.len() {
+            return true;
+        }
+        let word = gram(&input[at..]);
+        let view: Vec<u8> = input[at..]
+            .iter()
+            .copied()
+            .filter(|&b| !is_break(b))
+            .collect();
+        engine.starts.may_hold(word) || view.len() < GRAM || engine.starts.may_hold(gram(&view))
+    }
+
+    #[test]
+    fn tail_and_stepper_start_as_defined() {
+        let secrets = [
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef"),
+        ];
+        let engine = Engine::build(&secrets, false);
+        let mut seed = 0x5eed_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Text with line breaks often, and now and then the start of a
+        // pattern (raw, base64 and hex of a value) so that some positions
+        // could start one.
+        let pieces: [&[u8]; 6] = [
+            b"\n",
+            b"\r\n",
+            b"correct ",
+            b"Y29ycmVjdCBo",
+            b"746f6b5f",
+            b"tok_0123",
+        ];
+        for _ in 0..3000 {
+            let len = (next() % 160) as usize;
+            let mut input = Vec::new();
+            while input.len() < len {
+                match next() % 8 {
+                    0 | 1 => input.extend_from_slice(pieces[(next() % 6) as usize]),
+                    _ => input.push(b' ' + (next() % 90) as u8),
+                }
+            }
+            let tail = tail_start(&input);
+            assert_eq!(tail, tail_plainly(&input), "tail of {input:?}");
+            let expected = (tail..input.len())
+                .find(|&at| could_start_open(&engine, &input, at))
+                .unwrap_or(input.len());
+            assert_eq!(stepper_start(&engine, &input, tail), expected, "{input:?}");
+        }
+    }
 }

@@ -153,7 +153,8 @@ impl GramSet {
         };
         for value in values {
             for at in 0..value.len().saturating_sub(GRAM - 1) {
-                let (a, b) = set.bits_of(gram(&value[at..]));
+                let word = gram(&value[at..]);
+                let (a, b) = (set.first_bit(word), set.second_bit(word));
                 set.bits[a / 64] |= 1 << (a % 64);
                 set.bits[b / 64] |= 1 << (b % 64);
             }
@@ -166,17 +167,26 @@ impl GramSet {
     }
 
     #[inline(always)]
-    fn bits_of(&self, gram: u64) -> (usize, usize) {
-        let a = gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift;
-        let b = (gram ^ (gram >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> self.shift;
-        (a as usize, b as usize)
+    fn first_bit(&self, gram: u64) -> usize {
+        (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline(always)]
+    fn second_bit(&self, gram: u64) -> usize {
+        ((gram ^ (gram >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> self.shift) as usize
     }
 
     /// Whether `gram` may be a gram of a value.
     #[inline(always)]
     pub(crate) fn may_hold(&self, gram: u64) -> bool {
-        let (a, b) = self.bits_of(gram);
-        self.bits[a / 64] & (1 << (a % 64)) != 0 && self.bits[b / 64] & (1 << (b % 64)) != 0
+        // The second bit is hashed only for the few grams that pass the
+        // first.
+        self.bit(self.first_bit(gram)) && self.bit(self.second_bit(gram))
+    }
+
+    #[inline(always)]
+    fn bit(&self, bit: usize) -> bool {
+        self.bits[bit / 64] & (1 << (bit % 64)) != 0
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
