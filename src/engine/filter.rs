@@ -56,11 +56,11 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
     // The first CR or LF at or after `at`.
     let mut line_break = next_break(tail);
     let mut at = tail;
-    while at + GRAM <= input.len() {
+    while let Some(window) = input.get(at..at + GRAM) {
         if at == line_break {
             line_break = next_break(at + 1);
         } else {
-            let word = gram(&input[at..]);
+            let word = gram(window);
             if engine.starts.may_hold(word) {
                 return at;
             }
