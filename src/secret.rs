@@ -75,10 +75,12 @@ impl Drop for Secret {
     }
 }
 
+/// Lengths only, the name's too: a name can hold another secret's value or a
+/// placeholder (SPEC §1), which a secret on its own cannot tell.
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Secret")
-            .field("name", &self.name)
+            .field("name", &format_args!("<{} bytes>", self.name.len()))
             .field(
                 "value",
                 &format_args!("<{} bytes, redacted>", self.value.len()),

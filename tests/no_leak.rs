@@ -178,3 +178,26 @@ fn the_checker_catches_every_spelling() {
         assert!(caught, "not caught: {text}");
     }
 }
+
+/// A name may hold a placeholder and still compile (placeholders are never
+/// matched), and a secret on its own cannot tell that its name holds another
+/// secret's value: neither `Debug` shows a name (a fuzz finding: the
+/// scrubber's `Debug` listed a name holding its own placeholder).
+#[test]
+fn debug_never_shows_a_name_that_holds_a_placeholder_or_a_value() {
+    let secrets = vec![
+        Secret::new(format!("X{PLACEHOLDER}"), VALUE).with_placeholder(PLACEHOLDER),
+        Secret::new("TWO", VALUE2),
+    ];
+    let scrubber = compile(&secrets, &opts()).unwrap();
+    assert_clean("Scrubber Debug", &format!("{scrubber:?} {scrubber:#?}"));
+    assert!(format!("{scrubber:?}").contains("secrets: 2"));
+    // Two secrets whose names are each other's value: each Secret's Debug
+    // is clean, though the compile would refuse them.
+    let crossed = vec![Secret::new(VALUE2, VALUE), Secret::new(VALUE, VALUE2)];
+    for s in &crossed {
+        assert_clean("Secret Debug", &format!("{s:?} {s:#?}"));
+    }
+    assert_clean("Vec<Secret> Debug", &format!("{crossed:?}"));
+    assert!(compile(&crossed, &opts()).is_err());
+}

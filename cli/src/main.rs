@@ -132,7 +132,11 @@ fn filter_stdin(scrub: &ScrubArgs) -> Result<i32, Failure> {
         }
     };
     if scrub.stats {
-        stats::print(&stats::total(&compiled.names, &[stream.hits()]));
+        stats::print(&stats::total(
+            &compiled.names,
+            &compiled.labels,
+            &[stream.hits()],
+        ));
     }
     Ok(code)
 }

@@ -7,18 +7,18 @@ use slicc_scrub::{Form, Hit};
 
 /// The hits of several streams over the same secrets, summed per secret and
 /// form, listed as a stream lists them: by secret (in `names` order), then
-/// form.
-pub fn total(names: &[String], lists: &[Vec<Hit>]) -> Vec<Hit> {
+/// form; each named by its label (`labels`, in the same order).
+pub fn total(names: &[String], labels: &[String], lists: &[Vec<Hit>]) -> Vec<Hit> {
     let mut counts: HashMap<(&str, Form), u64> = HashMap::new();
     for hit in lists.iter().flatten() {
         *counts.entry((hit.name.as_str(), hit.form)).or_default() += hit.count;
     }
     let mut hits = Vec::new();
-    for name in names {
+    for (name, label) in names.iter().zip(labels) {
         for form in Form::ALL {
             if let Some(&count) = counts.get(&(name.as_str(), form)) {
                 hits.push(Hit {
-                    name: name.clone(),
+                    name: label.clone(),
                     form,
                     count,
                 });

@@ -868,6 +868,29 @@ fn stats_lists_names_forms_and_counts_never_values() {
     );
 }
 
+/// SPEC §1: no log line shows a placeholder, and a name may hold one (the
+/// compile allows it: placeholders are never matched). `--stats` names such
+/// a secret by its index.
+#[test]
+fn stats_name_a_secret_by_index_where_its_name_holds_a_placeholder() {
+    let json = r#"[{"name":"TOKEN","value":"tok_0123456789ab","placeholder":"fnox_7"},
+                   {"name":"KEY_fnox_7","value":"key-9876543210","placeholder":"<k>"}]"#;
+    let path = file("stats_placeholder.json", json.as_bytes());
+    let output = run_input(
+        slicc(&["--secrets", path_str(&path), "--stats"], &[]),
+        b"tok_0123456789ab key-9876543210\n",
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        String::from_utf8(output.stdout.clone()).unwrap(),
+        "fnox_7 <k>\n"
+    );
+    assert_eq!(
+        stderr_lines(&output),
+        ["slicc-scrub: hit TOKEN raw 1", "slicc-scrub: hit #1 raw 1"]
+    );
+}
+
 #[test]
 fn same_length_keeps_length_and_line_breaks() {
     let value = "line-one-secret\nline-two-secret";

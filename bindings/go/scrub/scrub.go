@@ -164,6 +164,17 @@ type Secret struct {
 	Placeholder []byte
 }
 
+// String shows lengths only, so that printing a Secret with %v or %+v never
+// shows its value or placeholder, nor its name, which can hold another
+// secret's value or a placeholder.
+func (s Secret) String() string {
+	return fmt.Sprintf("Secret{Name: <%d bytes>, Value: <%d bytes>, Placeholder: <%d bytes>}",
+		len(s.Name), len(s.Value), len(s.Placeholder))
+}
+
+// GoString is String, for %#v.
+func (s Secret) GoString() string { return s.String() }
+
 // Options are the compile options; the rules version is always RulesVersion.
 type Options struct {
 	// SameLength replaces every match by as many '*' as it spans, keeping

@@ -605,3 +605,19 @@ func TestErrorVectors(t *testing.T) {
 		t.Errorf("only %d error cases ran", run)
 	}
 }
+
+// Printing a Secret shows neither its value, nor its placeholder, nor its
+// name (which can hold another secret's value).
+func TestSecretPrintsNoSecret(t *testing.T) {
+	value, placeholder := "sk-live-7f3a9c2e5b", "<the-placeholder>"
+	s := Secret{Name: "another-secret-value", Value: []byte(value), Placeholder: []byte(placeholder)}
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, shown := range []string{fmt.Sprintf(format, s), fmt.Sprintf(format, []Secret{s})} {
+			for _, bad := range []string{value, placeholder, s.Name, fmt.Sprint([]byte(value)[:8])[1:20]} {
+				if strings.Contains(shown, bad) {
+					t.Errorf("%s shows %q: %s", format, bad, shown)
+				}
+			}
+		}
+	}
+}

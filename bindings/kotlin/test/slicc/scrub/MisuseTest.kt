@@ -85,7 +85,9 @@ fun runMisuse(t: Tally) {
             val input = byteArrayOf(0, -1, 13, 10, -128)
             sameBytes(s.bytes(input).output, input, "passthrough")
         }
-        require(Secret("A", VALUE, PLACEHOLDER).toString() == "Secret(name=A)") { "toString shows a secret" }
+        require(Secret("A", VALUE, PLACEHOLDER).toString() == "Secret(name=<1 bytes>, value=<${VALUE.length} bytes>)") { "toString shows a secret" }
+        // A name that is another secret's value is not shown either.
+        require(!Secret(VALUE, "another-secret-value").toString().contains(VALUE)) { "toString shows a name" }
         require(Scrubber.libraryVersion().matches(Regex("\\d+\\.\\d+\\.\\d+.*"))) { Scrubber.libraryVersion() }
         require(Scrubber.FORMS.size == 8) { "forms" }
     }
