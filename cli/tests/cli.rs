@@ -641,12 +641,21 @@ fn under_a_terminal_ctrl_c_reaches_the_command_once() {
         .stdin(slave.try_clone().unwrap())
         .stdout(slave.try_clone().unwrap())
         .stderr(slave);
-    // SAFETY: setsid(2) and ioctl(2) are async-signal-safe: slicc-scrub
-    // leads a new session whose controlling terminal is the pty.
+    // SAFETY: setsid(2), ioctl(2) and signal(2) are async-signal-safe:
+    // slicc-scrub leads a new session whose controlling terminal is the pty,
+    // with SIGINT and SIGQUIT at their defaults, as for a job a user starts
+    // at a terminal. (A test harness started as a background job without job
+    // control ignores them, and an ignored SIGINT stays ignored, by design,
+    // in slicc-scrub and its command: a CI run failed so.)
     unsafe {
         command.pre_exec(|| {
             if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
                 return Err(std::io::Error::last_os_error());
+            }
+            for signal in [libc::SIGINT, libc::SIGQUIT] {
+                if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
+                    return Err(std::io::Error::last_os_error());
+                }
             }
             Ok(())
         });
