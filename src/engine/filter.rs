@@ -44,12 +44,18 @@ pub(super) fn tail_start(input: &[u8]) -> usize {
 }
 
 /// Where the stepper starts on the tail that begins at `tail`: the first
-/// position from which something could still be open at the end (before
-/// it, nothing that starts at or after `tail` can be). A candidate could
-/// start at a position that is no CR or LF where a pattern's first 8 bytes
-/// or a gram of a value start, or fewer than 8 bytes (or view bytes) remain.
-/// Every push runs this over its tail: one word and one probe a position.
+/// position from which something could still be open at the end and not be
+/// handed over by the filter (before it, nothing that starts at or after
+/// `tail` can be). A pattern's candidate could start at a position that is
+/// no CR or LF where the pattern's first 8 bytes start, or fewer than 8
+/// bytes (or view bytes) remain. A fragment of 16 bytes or more holds a
+/// sampled value gram, so the filter walks it (and hands over its run when
+/// it reaches the end); only a proper prefix of a window can be open at the
+/// end unseen, and it starts within the last 15 bytes, where a value gram
+/// starts it. Every push runs this over its tail: one word and one probe a
+/// position (two in those last bytes).
 pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
+    let window_prefixes = input.len().saturating_sub(FRAGMENT - 1);
     let next_break = |from: usize| {
         memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(input.len(), |i| from + i)
     };
@@ -61,7 +67,9 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
             line_break = next_break(at + 1);
         } else {
             let word = gram(window);
-            if engine.starts.may_hold(word) {
+            if engine.starts.may_hold(word)
+                || (at >= window_prefixes && engine.value_grams.may_hold(word))
+            {
                 return at;
             }
             // On the view, the first 8 view bytes from here (the word
@@ -467,12 +475,17 @@ mod tests {
             return true;
         }
         let word = gram(&input[at..]);
+        // A proper prefix of a window at the end: shorter than 16 bytes.
+        let window_prefix = at + FRAGMENT > input.len() && engine.value_grams.may_hold(word);
         let view: Vec<u8> = input[at..]
             .iter()
             .copied()
             .filter(|&b| !is_break(b))
             .collect();
-        engine.starts.may_hold(word) || view.len() < GRAM || engine.starts.may_hold(gram(&view))
+        engine.starts.may_hold(word)
+            || window_prefix
+            || view.len() < GRAM
+            || engine.starts.may_hold(gram(&view))
     }
 
     #[test]

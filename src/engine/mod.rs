@@ -57,10 +57,9 @@ pub(crate) struct Engine {
     /// The union of `direct_seeds` and `value_grams`: one probe rejects
     /// almost every sampled gram of the input.
     pub(crate) direct_any: GramSet,
-    /// The first gram of every pattern (direct and view) and every gram of
-    /// the values longer than a fragment, in one set (one probe where none
-    /// is there): where none starts, no candidate can be open at the end of
-    /// the input.
+    /// The first gram of every pattern (direct and view): where none
+    /// starts, no candidate of a pattern can be open at the end of the
+    /// input.
     pub(crate) starts: GramSet,
 }
 
@@ -155,7 +154,7 @@ impl Engine {
         let firsts = [&direct_table, &view_table]
             .into_iter()
             .flat_map(|t| (0..t.len() as u32).map(move |id| &t.pattern(id)[..GRAM]));
-        let starts = GramSet::new(firsts.chain(long().map(|(_, v)| v)));
+        let starts = GramSet::new(firsts);
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
         Engine {
