@@ -30,6 +30,19 @@ public struct Secret {
     }
 }
 
+/// Lengths only, so that `print`, string interpolation and `dump` never
+/// show a value or a placeholder, nor the name, which can hold another
+/// secret's value or a placeholder.
+extension Secret: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        return "Secret(name: <\(name.utf8.count) bytes>, value: <\(value.count) bytes>, placeholder: <\(placeholder?.count ?? 0) bytes>)"
+    }
+
+    public var debugDescription: String { return description }
+
+    public var customMirror: Mirror { return Mirror(self, children: ["lengths": description]) }
+}
+
 /// How many matches of one secret in one form were replaced. Never a value.
 public struct Hit: Hashable, CustomStringConvertible {
     public let name: String

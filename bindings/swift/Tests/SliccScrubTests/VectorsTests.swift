@@ -137,6 +137,18 @@ final class VectorsTests: XCTestCase {
         }
     }
 
+    func testPrintingASecretShowsNoSecret() {
+        let value = "correct horse battery staple"
+        let secret = Secret(name: "another-secret-value", value: value, placeholder: "<the-placeholder>")
+        var dumped = ""
+        dump(secret, to: &dumped)
+        for shown in ["\(secret)", String(describing: secret), String(reflecting: secret), "\([secret])", dumped] {
+            XCTAssertFalse(shown.contains(value), shown)
+            XCTAssertFalse(shown.contains("the-placeholder"), shown)
+            XCTAssertFalse(shown.contains(secret.name), shown)
+        }
+    }
+
     func testIdleReleasesAPrompt() throws {
         let stream = try Scrubber([Secret(name: "PW", value: "correct horse battery staple")]).stream()
         // A prompt with no newline: its tail may start a fragment, so push
