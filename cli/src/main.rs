@@ -132,11 +132,7 @@ fn filter_stdin(scrub: &ScrubArgs) -> Result<i32, Failure> {
         }
     };
     if scrub.stats {
-        stats::print(&stats::total(
-            &compiled.names,
-            &compiled.labels,
-            &[stream.hits()],
-        ));
+        stats::print(&stats::total(&compiled.names, &[stream.hits()]));
     }
     Ok(code)
 }

@@ -127,7 +127,7 @@ pub fn finish(
         eprintln!("slicc-scrub: {failure}");
     }
     if args.stats {
-        stats::print(&stats::total(&compiled.names, &compiled.labels, hits));
+        stats::print(&stats::total(&compiled.names, hits));
     }
     if code == 0 && !failures.is_empty() {
         1

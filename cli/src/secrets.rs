@@ -11,15 +11,12 @@ use slicc_scrub::{Options, RULES_VERSION, Scrubber, Secret, compile};
 use crate::Failure;
 use crate::args::ScrubArgs;
 use crate::secrets_file;
+use crate::stats;
 
 /// A compiled scrubber and its secrets' names, in index order.
 pub struct Compiled {
     pub scrubber: Scrubber,
-    pub names: Vec<String>,
-    /// How `--stats` shows each secret: its name, or `#INDEX` where the
-    /// name holds a placeholder (SPEC §1: no log line shows one; a compiled
-    /// name holds no match of any value, the compile checks its redaction).
-    pub labels: Vec<String>,
+    pub names: Vec<stats::Name>,
 }
 
 /// Reads every secret source and compiles them.
@@ -50,31 +47,8 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
     })?;
     Ok(Compiled {
         scrubber,
-        names: secrets.iter().map(|s| s.name.clone()).collect(),
-        labels: labels(&secrets),
+        names: stats::names(&secrets),
     })
-}
-
-/// Each secret's name, or `#INDEX` where it holds a placeholder.
-fn labels(secrets: &[Secret]) -> Vec<String> {
-    // Longer placeholders cannot be in a name; no prefilter, which would keep
-    // copies of them.
-    let placeholders = secrets
-        .iter()
-        .filter_map(|s| s.placeholder.as_deref())
-        .filter(|p| !p.is_empty() && p.len() <= slicc_scrub::MAX_NAME);
-    let holds = aho_corasick::AhoCorasick::builder()
-        .prefilter(false)
-        .build(placeholders)
-        .ok();
-    secrets
-        .iter()
-        .enumerate()
-        .map(|(index, s)| match &holds {
-            Some(holds) if !holds.is_match(&s.name) => s.name.clone(),
-            _ => format!("#{index}"),
-        })
-        .collect()
 }
 
 /// The bytes of environment variable `name`, which must be set and not
