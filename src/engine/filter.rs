@@ -92,21 +92,26 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
 /// undecided byte) into `candidates`, and what reaches its end from before
 /// `tail`: open verifications into `direct_opens` and `view_opens` (which
 /// start empty), and the fragment run when a walk reached the end.
-/// `scratch` is room for the opens as they are found (the stream's own, so
-/// that a warm stream does not allocate).
+/// `carried` is the stream's fragment run, which has read `input` up to
+/// that index: every fragment that starts before it is already offered or
+/// in the run, so the run goes on from there instead of the held bytes
+/// being walked again (inside a long value, a walk would read them all at
+/// every push). `scratch` is room for the opens as they are found (the
+/// stream's own, so that a warm stream does not allocate).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn find(
     engine: &Engine,
     input: &[u8],
     base: u64,
     tail: usize,
+    carried: (Run, usize),
     candidates: &mut Candidates,
     direct_opens: &mut Opens,
     view_opens: &mut Opens,
     scratch: &mut Vec<Open>,
 ) -> Option<Run> {
     scratch.clear();
-    let run = filter_direct(engine, input, base, tail, candidates, scratch);
+    let run = filter_direct(engine, input, base, tail, carried, candidates, scratch);
     push_sorted(scratch, &engine.direct_table, direct_opens);
     filter_view(engine, input, base, tail, candidates, scratch);
     push_sorted(scratch, &engine.view_table, view_opens);
@@ -125,12 +130,14 @@ fn push_sorted(found: &mut Vec<Open>, table: &Table, opens: &mut Opens) {
 }
 
 /// Direct patterns and fragments of `input`, from grams at sampled
-/// positions; returns the fragment run when a walk reached the end.
+/// positions, and the `carried` run on from where it has read; returns the
+/// fragment run when a walk reached the end.
 fn filter_direct(
     engine: &Engine,
     input: &[u8],
     base: u64,
     tail: usize,
+    carried: (Run, usize),
     candidates: &mut Candidates,
     opens: &mut Vec<Open>,
 ) -> Option<Run> {
@@ -143,6 +150,17 @@ fn filter_direct(
     // finds the same run.
     let mut walked = 0;
     let mut at_end = None;
+    let (run, read) = carried;
+    if !grams.is_empty() && read > 0 {
+        let open = Input { bytes: input, base };
+        match walk_fragments(engine, open, run, read, read - 1, candidates) {
+            Walk::Stopped(to) => walked = to,
+            Walk::End(run) => {
+                walked = input.len();
+                at_end = Some(run);
+            }
+        }
+    }
     let mut at = 0;
     let mut verifier = Verifier::new(false);
     while at + GRAM <= input.len() {
@@ -167,7 +185,7 @@ fn filter_direct(
             // from there until the run dies.
             let from = at.saturating_sub(GRAM).max(walked);
             let open = Input { bytes: input, base };
-            match walk_fragments(engine, open, from, at, candidates) {
+            match walk_fragments(engine, open, Run::empty(), from, at, candidates) {
                 Walk::Stopped(to) => walked = to,
                 Walk::End(run) => {
                     walked = input.len();
@@ -418,18 +436,18 @@ enum Walk {
     End(Run),
 }
 
-/// The fragments that start at `from` or later in `input`, walked until
-/// every start up to `past` is final (or the input ends): each final one is
-/// offered.
+/// The fragments of `run`, which has read `input` up to `from`, and those
+/// that start at `from` or later, walked until every start up to `past` is
+/// final (or the input ends): each final one is offered.
 fn walk_fragments(
     engine: &Engine,
     input: Input<'_>,
+    mut run: Run,
     from: usize,
     past: usize,
     candidates: &mut Candidates,
 ) -> Walk {
     let sam = &engine.values;
-    let mut run = Run::empty();
     let mut at = from;
     let decided = input.base;
     while at < input.bytes.len() {
@@ -440,8 +458,9 @@ fn walk_fragments(
         at += 1;
         // Stop once every start up to `past` is final and no fragment is in
         // progress (a run left in progress would be walked again by the
-        // next sampled gram).
-        let start = at - run.len() as usize;
+        // next sampled gram). A carried run may have started before the
+        // input (before the first undecided byte): then not past `past`.
+        let start = at.saturating_sub(run.len() as usize);
         if start > past && run.len() < FRAGMENT as u64 {
             return Walk::Stopped(start);
         }

@@ -196,11 +196,15 @@ impl Matcher {
         self.reset_automata(engine);
         self.direct_opens.clear();
         self.view_opens.clear();
+        // The run has read everything before `run_end` (the end of the
+        // input before this push).
+        let carried = (self.run, (self.run_end - self.decided) as usize);
         let run = filter::find(
             engine,
             open,
             self.decided,
             from,
+            carried,
             &mut self.candidates,
             &mut self.direct_opens,
             &mut self.view_opens,
