@@ -39,14 +39,17 @@ fn input_of(rng: &mut Rng, secrets: &[RefSecret], shape: Shape, len: usize) -> V
 }
 
 /// Pushes of random sizes, large ones (filtered) and small ones (stepped)
-/// mixed, so each path starts from what the other held.
+/// mixed, so each path starts from what the other held; and pushes about
+/// as long as the filter's tail, which may or may not hold it (then the
+/// filter reads again all that is held, else only its last bytes).
 fn mixed_ops(rng: &mut Rng, input: &[u8]) -> Vec<Op> {
     let mut ops = Vec::new();
     let mut pos = 0;
     while pos < input.len() {
-        let len = match rng.below(4) {
+        let len = match rng.below(5) {
             0 => rng.range(1, 12),
             1 => rng.range(13, 700),
+            2 => rng.range(40, 130),
             _ => rng.range(700, 4000),
         };
         let end = (pos + len).min(input.len());

@@ -9,7 +9,7 @@
 use super::Engine;
 use super::candidates::Candidates;
 use super::fragments::Run;
-use super::matcher::{Input, offer_fragment, view_owner};
+use super::matcher::{Input, view_owner};
 use super::opens::{Open, Opens};
 use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
 use super::table::{PREFIX, Table};
@@ -88,16 +88,17 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
         .unwrap_or(input.len())
 }
 
-/// Every candidate of `input` (which starts at position `base`, the first
-/// undecided byte) into `candidates`, and what reaches its end from before
-/// `tail`: open verifications into `direct_opens` and `view_opens` (which
-/// start empty), and the fragment run when a walk reached the end.
-/// `carried` is the stream's fragment run, which has read `input` up to
-/// that index: every fragment that starts before it is already offered or
-/// in the run, so the run goes on from there instead of the held bytes
-/// being walked again (inside a long value, a walk would read them all at
-/// every push). `scratch` is room for the opens as they are found (the
-/// stream's own, so that a warm stream does not allocate).
+/// Every candidate that starts in `input` (which starts at position `base`,
+/// at or after the first undecided byte) into `candidates`, and what
+/// reaches its end from before `tail`: open verifications into
+/// `direct_opens` and `view_opens` (after those there, which start before
+/// `input`), and the fragment run when a walk reached the end. `carried` is
+/// the stream's fragment run, which has read `input` up to that index:
+/// every fragment that starts before it is already offered or in the run,
+/// so the run goes on from there instead of the held bytes being walked
+/// again (inside a long value, a walk would read them all at every push).
+/// `scratch` is room for the opens as they are found (the stream's own, so
+/// that a warm stream does not allocate).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn find(
     engine: &Engine,
@@ -449,11 +450,12 @@ fn walk_fragments(
 ) -> Walk {
     let sam = &engine.values;
     let mut at = from;
-    let decided = input.base;
     while at < input.bytes.len() {
         let position = input.base + at as u64;
+        // A carried run's stretches may start before `input`: the
+        // candidates take what starts from the first undecided byte.
         run.step(sam, position, input.bytes[at], |f| {
-            offer_fragment(candidates, decided, f)
+            candidates.offer_stretch(f)
         });
         at += 1;
         // Stop once every start up to `past` is final and no fragment is in

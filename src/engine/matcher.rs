@@ -7,6 +7,7 @@
 //! only the bytes that could still become part of a match are held.
 
 use std::collections::VecDeque;
+use std::ops::Range;
 
 use aho_corasick::automaton::StateID;
 
@@ -25,10 +26,12 @@ const BLOCK: usize = 256 * 1024;
 /// Pushes shorter than this are stepped byte by byte.
 const FILTER_FROM: usize = 48;
 
-/// A push is filtered only while what is held is at most this many times
-/// its length. Filtering reads what is held again at about a nanosecond a
-/// byte, where a step costs 20 to 50 with large automata: 16 keeps the cost
-/// of a push linear in its length and below that of stepping it.
+/// A push too short to hold the filter's whole tail reads what is held
+/// again (see [`Matcher::scan_filtered`]): it is filtered only while what
+/// is held is at most this many times its length. Filtering reads at about
+/// a nanosecond a byte, where a step costs 20 to 50 with large automata: 16
+/// keeps the cost of a push linear in its length and below that of
+/// stepping it.
 const HELD_PER_NEW: usize = 16;
 
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
@@ -117,12 +120,13 @@ impl Matcher {
                 bytes: &data[..stop],
                 base,
             };
-            // The filter reads what is held again (see HELD_PER_NEW): worth
-            // it while what is held is at most some times the new bytes, and
-            // for enough new bytes to outweigh its fixed cost.
+            // Filtering is worth it for enough new bytes to outweigh its
+            // fixed cost; it reads only the last bytes held again when the
+            // new ones hold its tail, else all of them (see HELD_PER_NEW).
             let held = done - input.index(self.decided);
             let new = stop - done;
-            if new >= FILTER_FROM && held <= HELD_PER_NEW * new {
+            let tail_in_new = filter::tail_start(&input.bytes[done..]) > 0;
+            if new >= FILTER_FROM && (tail_in_new || held <= HELD_PER_NEW * new) {
                 self.scan_filtered(engine, input);
             } else {
                 self.scan(engine, input, done);
@@ -180,30 +184,47 @@ impl Matcher {
         })
     }
 
-    /// Finds the same candidates as [`Matcher::scan`] over everything held,
+    /// Finds the same candidates as [`Matcher::scan`] over the new bytes,
     /// without stepping over every byte: the seed filters find every
     /// complete candidate, every open verification and the fragment run
     /// that reach the end from before the tail, then the stepper is started
     /// afresh on the tail, so that what is held is exactly what stepping
-    /// every byte would hold.
+    /// every byte would hold. What the stepper knew where the input ended
+    /// before is exact, so only the last bytes held are filtered again: the
+    /// opens that started before them and the fragment run go on from
+    /// there, and bytes held for a long candidate are not read again at
+    /// every push.
     fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
+        let held = (self.end - self.decided) as usize;
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
         // The stepper starts where something could still be open at the end;
         // the filter hands it what started before.
         let from = filter::stepper_start(engine, open, filter::tail_start(open));
+        // Filtered again from where a prefix could have been in progress
+        // (fewer than 16 bytes or view bytes before the end): whatever
+        // starts there is found again, and nothing that starts before is
+        // unknown but the opens and the run. When the tail reaches into
+        // what is held, the opens are past it: all is filtered again.
+        let again = if from >= held {
+            filter::tail_start(&open[..held])
+        } else {
+            0
+        };
+        let restart = self.decided + again as u64;
         self.reset_automata(engine);
-        self.direct_opens.clear();
-        self.view_opens.clear();
+        self.direct_opens.drop_from(restart);
+        self.view_opens.drop_from(restart);
+        self.step_opens(engine, open, self.decided, held..from);
         // The run has read everything before `run_end` (the end of the
         // input before this push).
-        let carried = (self.run, (self.run_end - self.decided) as usize);
+        let carried = (self.run, (self.run_end - restart) as usize);
         let run = filter::find(
             engine,
-            open,
-            self.decided,
-            from,
+            &open[again..],
+            restart,
+            from - again,
             carried,
             &mut self.candidates,
             &mut self.direct_opens,
@@ -221,6 +242,37 @@ impl Matcher {
             }
         }
         self.scan(engine, input, first + from);
+    }
+
+    /// Steps the open verifications alone over `bytes[range]` (`bytes[0]`
+    /// at position `base`), as [`Matcher::scan`] does.
+    fn step_opens(&mut self, engine: &Engine, bytes: &[u8], base: u64, range: Range<usize>) {
+        let Matcher {
+            direct_opens,
+            view_opens,
+            candidates,
+            ..
+        } = self;
+        if direct_opens.is_empty() && view_opens.is_empty() {
+            return;
+        }
+        for i in range {
+            let (at, byte) = (base + i as u64, bytes[i]);
+            if !direct_opens.is_empty() {
+                let table = &engine.direct_table;
+                direct_opens.step(table, byte, |id, start| {
+                    let (form, secret) = table.owners[id as usize].plain;
+                    candidates.offer(start, at + 1 - start, form, secret);
+                });
+            }
+            if !view_opens.is_empty() && byte != b'\r' && byte != b'\n' {
+                view_opens.step(&engine.view_table, byte, |id, start| {
+                    let span = at + 1 - start;
+                    let (form, secret) = view_owner(engine, id, span);
+                    candidates.offer(start, span, form, secret);
+                });
+            }
+        }
     }
 
     /// Steps the stepper over `input.bytes[from..]`, collecting candidates.

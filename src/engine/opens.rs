@@ -153,6 +153,17 @@ impl Opens {
         });
     }
 
+    /// Forgets every open that starts at or after `position`: the filter
+    /// finds those again.
+    pub(crate) fn drop_from(&mut self, position: u64) {
+        self.list.retain_mut(|group| {
+            while group.newer.back().is_some_and(|&start| start >= position) {
+                group.newer.pop_back();
+            }
+            group.oldest < position
+        });
+    }
+
     /// The earliest start of an open verification.
     pub(crate) fn earliest(&self) -> Option<u64> {
         self.list.iter().map(|g| g.oldest).min()
@@ -249,6 +260,40 @@ mod tests {
                 check(&patterns, input.as_bytes(), prefix);
             }
         }
+    }
+
+    #[test]
+    fn drop_from_keeps_what_starts_before() {
+        let p = "61".repeat(100);
+        let table = table(&[p.as_bytes(), b"0123456789abcdefXYZ"]);
+        let mut opens = Opens::default();
+        // One group of starts 0, 2, 4, 6 (each 2 bytes apart, one period),
+        // and a lone open at 5.
+        for (start, matched) in [(0, 40), (2, 38), (4, 36), (6, 34)] {
+            opens.push(
+                &table,
+                Open {
+                    id: 0,
+                    start,
+                    matched,
+                },
+            );
+        }
+        opens.push(
+            &table,
+            Open {
+                id: 1,
+                start: 5,
+                matched: 16,
+            },
+        );
+        assert_eq!(opens.list.len(), 2);
+        opens.drop_from(4);
+        assert_eq!(opens.list.len(), 1);
+        assert_eq!(opens.list[0].oldest, 0);
+        assert_eq!(opens.list[0].newer, [2]);
+        opens.drop_from(0);
+        assert!(opens.is_empty());
     }
 
     #[test]
