@@ -11,36 +11,40 @@ use super::candidates::Candidates;
 use super::fragments::Run;
 use super::matcher::{Input, view_owner};
 use super::opens::{Open, Opens};
-use super::seeds::{GRAM, MAX_STRIDE, gram, has_line_break, view_gram};
+use super::seeds::{GRAM, MAX_STRIDE, gram, view_gram};
 use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
 
 /// View bytes at the end that the stepper steps over after the filter:
-/// anything still open that starts before them is longer than a prefix and
-/// holds a sampled gram, so the filter finds it.
-pub(crate) const TAIL: usize = PREFIX + MAX_STRIDE + GRAM;
+/// anything still open that starts before them is at least a prefix long,
+/// so the anchored walk from its start finds it, and holds a sampled gram
+/// (at an offset below the stride, 8 bytes), so the filter looks there.
+pub(crate) const TAIL: usize = max(PREFIX, MAX_STRIDE + GRAM - 1);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
 
 /// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
 /// it when it has fewer).
 pub(super) fn tail_start(input: &[u8]) -> usize {
-    // Every push asks: most tails hold no line break, and eight bytes are
-    // looked at a time until one does.
-    let mut from = input.len();
-    while from >= GRAM
-        && input.len() - from + GRAM <= TAIL
-        && !has_line_break(gram(&input[from - GRAM..]))
-    {
-        from -= GRAM;
-    }
-    let mut view = input.len() - from;
-    while from > 0 && view < TAIL {
-        from -= 1;
-        if !is_break(input[from]) {
-            view += 1;
+    // Every push asks: from line break to line break backwards, within the
+    // view bytes still wanted.
+    let (mut from, mut view) = (input.len(), 0);
+    loop {
+        let want = TAIL - view;
+        let window = from.saturating_sub(want);
+        match memchr::memrchr2(b'\r', b'\n', &input[window..from]) {
+            None if from >= want => return from - want,
+            None => return 0,
+            Some(i) => {
+                let line_break = window + i;
+                view += from - line_break - 1;
+                from = line_break;
+            }
         }
     }
-    from
 }
 
 /// Where the stepper starts on the tail that begins at `tail`: the first
@@ -52,40 +56,54 @@ pub(super) fn tail_start(input: &[u8]) -> usize {
 /// sampled value gram, so the filter walks it (and hands over its run when
 /// it reaches the end); only a proper prefix of a window can be open at the
 /// end unseen, and it starts within the last 15 bytes, where a value gram
-/// starts it. Every push runs this over its tail: one word and one probe a
-/// position (two in those last bytes).
+/// starts it. Every push runs this over its tail: one probe a position
+/// where the word holds no line break and no window prefix can start (most
+/// of them), in a tight loop.
 pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
-    let window_prefixes = input.len().saturating_sub(FRAGMENT - 1);
-    let next_break = |from: usize| {
-        memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(input.len(), |i| from + i)
-    };
+    let len = input.len();
+    // Positions before `words` have 8 bytes.
+    let words = len.saturating_sub(GRAM - 1).max(tail);
+    let window_prefixes = len.saturating_sub(FRAGMENT - 1);
+    let next_break =
+        |from: usize| memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(len, |i| from + i);
+    let starts = |at: usize| engine.starts.may_hold(gram(&input[at..]));
+    let window_prefix =
+        |at: usize| at >= window_prefixes && engine.value_grams.may_hold(gram(&input[at..]));
     // The first CR or LF at or after `at`.
     let mut line_break = next_break(tail);
     let mut at = tail;
-    while let Some(window) = input.get(at..at + GRAM) {
-        if at == line_break {
-            line_break = next_break(at + 1);
-        } else {
-            let word = gram(window);
-            if engine.starts.may_hold(word)
-                || (at >= window_prefixes && engine.value_grams.may_hold(word))
-            {
-                return at;
-            }
-            // On the view, the first 8 view bytes from here (the word
-            // itself when it holds no line break).
-            if line_break < at + GRAM
-                && view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
-            {
-                return at;
-            }
+    while at < words {
+        // Up to `clean`, a word holds no line break: it is its own view.
+        let clean = line_break.saturating_sub(GRAM - 1).clamp(at, words);
+        let plain = window_prefixes.clamp(at, clean);
+        if let Some(i) = input[at..plain + GRAM - 1]
+            .windows(GRAM)
+            .position(|w| engine.starts.may_hold(gram(w)))
+        {
+            return at + i;
         }
-        at += 1;
+        if let Some(found) = (plain..clean).find(|&at| starts(at) || window_prefix(at)) {
+            return found;
+        }
+        // Words that hold the line break, then the break itself.
+        at = clean;
+        while at < words && at < line_break {
+            // On the view, the first 8 view bytes from here.
+            if starts(at)
+                || window_prefix(at)
+                || view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
+            {
+                return at;
+            }
+            at += 1;
+        }
+        if at == line_break {
+            at += 1;
+            line_break = next_break(at.min(len));
+        }
     }
     // Fewer than 8 bytes remain: any that is no CR or LF could start one.
-    (at..input.len())
-        .find(|&at| !is_break(input[at]))
-        .unwrap_or(input.len())
+    (words..len).find(|&at| !is_break(input[at])).unwrap_or(len)
 }
 
 /// Every candidate that starts in `input` (which starts at position `base`,

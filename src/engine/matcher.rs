@@ -13,7 +13,7 @@ use aho_corasick::automaton::StateID;
 
 use super::Engine;
 use super::candidates::{Candidate, Candidates};
-use super::filter;
+use super::filter::{self, TAIL};
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
 use crate::FRAGMENT;
@@ -125,8 +125,8 @@ impl Matcher {
             // new ones hold its tail, else all of them (see HELD_PER_NEW).
             let held = done - input.index(self.decided);
             let new = stop - done;
-            let tail_in_new = filter::tail_start(&input.bytes[done..]) > 0;
-            if new >= FILTER_FROM && (tail_in_new || held <= HELD_PER_NEW * new) {
+            let tail_in_new = || filter::tail_start(&input.bytes[done..]) > 0;
+            if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
                 self.scan_filtered(engine, input);
             } else {
                 self.scan(engine, input, done);
@@ -207,7 +207,7 @@ impl Matcher {
         // starts there is found again, and nothing that starts before is
         // unknown but the opens and the run. When the tail reaches into
         // what is held, the opens are past it: all is filtered again.
-        let again = if from >= held {
+        let again = if from >= held && held > TAIL {
             filter::tail_start(&open[..held])
         } else {
             0
