@@ -16,18 +16,21 @@ const _: () = assert!(MAX_STRIDE <= 32);
 /// which it occurs in some pattern, behind a one-hash bitmap that rejects
 /// almost every other gram with one memory access. A hit gives the start
 /// positions to verify, at most one per offset however many patterns share
-/// the gram (keys that share a header share its grams).
+/// the gram (keys that share a header share its grams). A gram is kept as
+/// a 32-bit fingerprint: grams that share one share their offsets, which
+/// costs a verification now and then (every start is verified), not a
+/// miss, and half the memory of the grams themselves.
 pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
-    bits: Vec<u64>,
-    shift: u32,
-    /// While building: each gram with its offset in the low 5 bits (one
-    /// word, so that sorting moves no index), room reserved by the caller.
-    building: Wiped<u128>,
-    /// Distinct grams, sorted (a gram is 8 bytes of a pattern: wiped), and
-    /// the offsets of each.
-    grams: Wiped<u64>,
+    bits: Bitmap,
+    /// While building: each fingerprint with its offset in the low 5 bits
+    /// (one word, so that sorting moves no index), room reserved by the
+    /// caller.
+    building: Wiped<u64>,
+    /// Distinct fingerprints, sorted (each is made from 8 bytes of a
+    /// pattern: wiped), and the offsets of each.
+    fingerprints: Wiped<u32>,
     /// A bit per offset: offsets are below [`MAX_STRIDE`] = 32.
     offsets: Vec<u32>,
 }
@@ -39,10 +42,9 @@ impl GramIndex {
             // Sampling more sparsely gains little, and each pattern is
             // indexed at `stride` offsets.
             stride: stride.clamp(1, MAX_STRIDE),
-            bits: Vec::new(),
-            shift: 64,
+            bits: Bitmap::with_bits(0),
             building: wipe::with_capacity(grams),
-            grams: wipe::with_capacity(0),
+            fingerprints: wipe::with_capacity(0),
             offsets: Vec::new(),
         }
     }
@@ -55,75 +57,79 @@ impl GramIndex {
         );
         debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
         self.building
-            .push(u128::from(gram(bytes)) << 5 | offset as u128);
+            .push(u64::from(fingerprint(gram(bytes))) << 5 | offset as u64);
     }
 
-    /// Sorts the grams and builds the bitmap: about 32 bits a gram keeps
-    /// false positives rare.
+    /// Sorts the fingerprints and builds the bitmap: about 32 bits a gram
+    /// keeps false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
         self.building.sort_unstable();
-        let gram_of = |pair: u128| (pair >> 5) as u64;
+        let print_of = |pair: u64| (pair >> 5) as u32;
         let distinct = {
             let mut n = 0;
             let mut last = None;
             for &pair in self.building.iter() {
-                if last != Some(gram_of(pair)) {
+                if last != Some(print_of(pair)) {
                     n += 1;
-                    last = Some(gram_of(pair));
+                    last = Some(print_of(pair));
                 }
             }
             n
         };
-        let mut grams = wipe::with_capacity(distinct);
+        let mut fingerprints = wipe::with_capacity(distinct);
         let mut offsets: Vec<u32> = Vec::with_capacity(distinct);
         for &pair in self.building.iter() {
-            let (g, offset) = (gram_of(pair), (pair & 31) as u32);
-            if grams.last() != Some(&g) {
-                grams.push(g);
+            let (print, offset) = (print_of(pair), (pair & 31) as u32);
+            if fingerprints.last() != Some(&print) {
+                fingerprints.push(print);
                 offsets.push(0);
             }
             *offsets.last_mut().expect("pushed") |= 1 << offset;
         }
         self.building = wipe::with_capacity(0);
-        self.grams = grams;
+        self.fingerprints = fingerprints;
         self.offsets = offsets;
-        let want = (self.grams.len() * 32).clamp(1 << 12, 1 << 28);
-        let log = want.next_power_of_two().trailing_zeros();
-        self.bits = vec![0; (1usize << log) / 64];
-        self.shift = 64 - log;
-        for i in 0..self.grams.len() {
-            let bit = self.bit(self.grams[i]);
-            self.bits[bit / 64] |= 1 << (bit % 64);
+        self.bits = Bitmap::with_bits(self.fingerprints.len() * 32);
+        for &print in self.fingerprints.iter() {
+            self.bits.set(bitmap_hash(print));
         }
         self
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.grams.is_empty()
+        self.fingerprints.is_empty()
     }
 
-    #[inline(always)]
-    fn bit(&self, gram: u64) -> usize {
-        (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    /// The offsets at which `gram` occurs in a pattern, a bit each;
-    /// almost always answered by the bitmap alone.
+    /// The offsets at which `gram` (or a gram with its fingerprint) occurs
+    /// in a pattern, a bit each; almost always answered by the bitmap
+    /// alone.
     #[inline(always)]
     pub(crate) fn get(&self, gram: u64) -> u64 {
-        let bit = self.bit(gram);
-        if self.bits[bit / 64] & (1 << (bit % 64)) == 0 {
+        let print = fingerprint(gram);
+        if !self.bits.get(bitmap_hash(print)) {
             return 0;
         }
-        match self.grams.binary_search(&gram) {
+        match self.fingerprints.binary_search(&print) {
             Ok(i) => u64::from(self.offsets[i]),
             Err(_) => 0,
         }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.capacity() * 8 + self.grams.capacity() * 8 + self.offsets.capacity() * 4
+        self.bits.memory_usage() + self.fingerprints.capacity() * 4 + self.offsets.capacity() * 4
     }
+}
+
+/// A gram's fingerprint: its product with an odd constant, high half.
+#[inline(always)]
+fn fingerprint(gram: u64) -> u32 {
+    (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32
+}
+
+/// The bitmap's hash of a fingerprint (independent of its bits above).
+#[inline(always)]
+fn bitmap_hash(print: u32) -> u64 {
+    u64::from(print).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 /// The grams of the values, as a Bloom filter only (two bits a gram): a
@@ -132,8 +138,7 @@ impl GramIndex {
 /// a short walk, but walks touch a large automaton, so two bits keep them
 /// rare (about 0.4% of sampled grams).
 pub(crate) struct GramSet {
-    bits: Vec<u64>,
-    shift: u32,
+    bits: Bitmap,
     empty: bool,
 }
 
@@ -144,19 +149,15 @@ impl GramSet {
             .clone()
             .map(|v| v.len().saturating_sub(GRAM - 1))
             .sum();
-        let want = (grams * 32).clamp(1 << 12, 1 << 30);
-        let log = want.next_power_of_two().trailing_zeros();
         let mut set = GramSet {
-            bits: vec![0; (1usize << log) / 64],
-            shift: 64 - log,
+            bits: Bitmap::with_bits(grams * 32),
             empty: grams == 0,
         };
         for value in values {
             for at in 0..value.len().saturating_sub(GRAM - 1) {
                 let word = gram(&value[at..]);
-                let (a, b) = (set.first_bit(word), set.second_bit(word));
-                set.bits[a / 64] |= 1 << (a % 64);
-                set.bits[b / 64] |= 1 << (b % 64);
+                set.bits.set(first_hash(word));
+                set.bits.set(second_hash(word));
             }
         }
         set
@@ -166,31 +167,66 @@ impl GramSet {
         self.empty
     }
 
-    #[inline(always)]
-    fn first_bit(&self, gram: u64) -> usize {
-        (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    #[inline(always)]
-    fn second_bit(&self, gram: u64) -> usize {
-        ((gram ^ (gram >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> self.shift) as usize
-    }
-
     /// Whether `gram` may be a gram of a value.
     #[inline(always)]
     pub(crate) fn may_hold(&self, gram: u64) -> bool {
         // The second bit is hashed only for the few grams that pass the
         // first.
-        self.bit(self.first_bit(gram)) && self.bit(self.second_bit(gram))
-    }
-
-    #[inline(always)]
-    fn bit(&self, bit: usize) -> bool {
-        self.bits[bit / 64] & (1 << (bit % 64)) != 0
+        self.bits.get(first_hash(gram)) && self.bits.get(second_hash(gram))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.capacity() * 8
+        self.bits.memory_usage()
+    }
+}
+
+#[inline(always)]
+fn first_hash(gram: u64) -> u64 {
+    gram.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[inline(always)]
+fn second_hash(gram: u64) -> u64 {
+    (gram ^ (gram >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// A bitmap addressed by a 64-bit hash, mapped onto its length by a
+/// multiply (not a mask), so that it takes the bits asked for and not the
+/// next power of two: up to twice less memory.
+struct Bitmap {
+    words: Vec<u64>,
+    /// Bits: a multiple of 64.
+    len: u64,
+}
+
+impl Bitmap {
+    /// At least `bits` bits (and at least 4,096), all clear.
+    fn with_bits(bits: usize) -> Bitmap {
+        let words = bits.clamp(1 << 12, 1 << 34).div_ceil(64);
+        Bitmap {
+            words: vec![0; words],
+            len: words as u64 * 64,
+        }
+    }
+
+    #[inline(always)]
+    fn index(&self, hash: u64) -> usize {
+        ((u128::from(hash) * u128::from(self.len)) >> 64) as usize
+    }
+
+    fn set(&mut self, hash: u64) {
+        let bit = self.index(hash);
+        self.words[bit / 64] |= 1 << (bit % 64);
+    }
+
+    #[inline(always)]
+    fn get(&self, hash: u64) -> bool {
+        let bit = self.index(hash);
+        self.words[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.words.capacity() * 8
     }
 }
 
