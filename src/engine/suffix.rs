@@ -18,9 +18,11 @@ pub(crate) struct SuffixAutomaton {
     /// By state id, one cache line for what a step reads. A sentinel at
     /// the end gives the last state's edge count.
     states: Vec<State>,
-    /// The transitions of state `s`: `edges[states[s].first..states[s + 1].first]`,
-    /// by byte.
-    edges: Wiped<Edge>,
+    /// The transitions of state `s`: at `states[s].first..states[s + 1].first`
+    /// of both, by byte: the bytes (which spell the values: wiped) apart
+    /// from the targets, so that an edge takes 5 bytes, not 8.
+    edge_bytes: Wiped<u8>,
+    edge_targets: Vec<u32>,
     /// The root's transitions by byte (`NONE` where there is none): the
     /// state the input falls back to most often.
     root: Wiped<u32>,
@@ -42,14 +44,6 @@ struct State {
     /// The first secret (by index) whose value holds the state's strings.
     owner: u32,
 }
-
-#[derive(Clone, Copy, Default)]
-struct Edge {
-    to: u32,
-    byte: u8,
-}
-
-impl zeroize::DefaultIsZeroes for Edge {}
 
 pub(crate) const ROOT: u32 = 0;
 const NONE: u32 = u32::MAX;
@@ -141,13 +135,13 @@ impl SuffixAutomaton {
             self.states[s].first as usize,
             self.states[s + 1].first as usize,
         );
-        let edges = &self.edges[from..to];
-        let i = if edges.len() <= 8 {
-            edges.iter().position(|e| e.byte == byte)?
+        let bytes = &self.edge_bytes[from..to];
+        let i = if bytes.len() <= 8 {
+            bytes.iter().position(|&b| b == byte)?
         } else {
-            edges.binary_search_by_key(&byte, |e| e.byte).ok()?
+            bytes.binary_search(&byte).ok()?
         };
-        Some(edges[i].to)
+        Some(self.edge_targets[from + i])
     }
 
     /// Some occurrence of the state's strings is followed by a byte: they
@@ -230,7 +224,8 @@ impl SuffixAutomaton {
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.states.capacity() * std::mem::size_of::<State>()
-            + self.edges.capacity() * std::mem::size_of::<Edge>()
+            + self.edge_bytes.capacity()
+            + self.edge_targets.capacity() * 4
             + self.root.capacity() * 4
             + self.room.capacity()
             + self.whole.capacity() * 16
@@ -409,11 +404,13 @@ impl Builder {
     fn pack(mut self) -> SuffixAutomaton {
         let count = self.len.len();
         let mut states = Vec::with_capacity(count + 1);
-        let mut edges: Wiped<Edge> = wipe::with_capacity(self.edges.len());
-        let mut row: Vec<Edge> = Vec::with_capacity(256);
+        let mut edge_bytes: Wiped<u8> = wipe::with_capacity(self.edges.len());
+        let mut edge_targets: Vec<u32> = Vec::with_capacity(self.edges.len());
+        // (byte, target) of one state.
+        let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for s in 0..count {
             states.push(State {
-                first: edges.len() as u32,
+                first: edge_bytes.len() as u32,
                 len: self.len[s],
                 link: self.link[s],
                 owner: u32::MAX,
@@ -422,26 +419,27 @@ impl Builder {
             if s as u32 == ROOT {
                 for (b, &to) in self.root.iter().enumerate() {
                     if to != NONE {
-                        row.push(Edge { to, byte: b as u8 });
+                        row.push((b as u8, to));
                     }
                 }
             } else {
                 let mut e = self.head[s];
                 while e != NONE {
                     let (byte, to, next) = self.edges[e as usize];
-                    row.push(Edge { to, byte });
+                    row.push((byte, to));
                     e = next;
                 }
-                row.sort_unstable_by_key(|e| e.byte);
+                row.sort_unstable_by_key(|&(byte, _)| byte);
             }
-            edges.extend_from_slice(&row);
+            edge_bytes.extend(row.iter().map(|&(byte, _)| byte));
+            edge_targets.extend(row.iter().map(|&(_, to)| to));
         }
         states.push(State {
-            first: edges.len() as u32,
+            first: edge_bytes.len() as u32,
             ..State::default()
         });
         for e in &mut row {
-            e.byte = 0;
+            e.0 = 0;
         }
         std::hint::black_box(&row);
         let mut root = wipe::with_capacity(256);
@@ -449,7 +447,8 @@ impl Builder {
         self.head = Vec::new();
         SuffixAutomaton {
             states,
-            edges,
+            edge_bytes,
+            edge_targets,
             root,
             room: Vec::new(),
             whole: IntMap::default(),
