@@ -246,12 +246,12 @@ fn direct_at(
             if len != walked + 1 {
                 continue; // a match that started later
             }
-            let prefix = &table.prefixes[id];
-            if let Some(exact) = prefix.exact {
+            let (exact, longer) = table.prefix(id);
+            if let Some(exact) = exact {
                 let (form, secret) = table.owners[exact as usize].plain;
                 candidates.offer(base + start as u64, len as u64, form, secret);
             }
-            for &id in &prefix.longer {
+            for &id in longer {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
                     Outcome::Full => {
@@ -403,13 +403,13 @@ impl ViewPass<'_> {
                 if len != walked {
                     continue; // a match that started later
                 }
-                let prefix = &table.prefixes[id];
-                if let Some(exact) = prefix.exact {
+                let (exact, longer) = table.prefix(id);
+                if let Some(exact) = exact {
                     let span = (pos - start) as u64;
                     let (form, secret) = view_owner(engine, exact, span);
                     candidates.offer(self.base + start as u64, span, form, secret);
                 }
-                for &id in &prefix.longer {
+                for &id in longer {
                     let reach = self
                         .verifier
                         .verify(table, id, input, view_start, PREFIX, pos);

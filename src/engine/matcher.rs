@@ -331,12 +331,12 @@ impl Matcher {
             if start < self.decided {
                 continue;
             }
-            let prefix = &engine.direct_table.prefixes[id];
-            if let Some(exact) = prefix.exact {
+            let (exact, longer) = engine.direct_table.prefix(id);
+            if let Some(exact) = exact {
                 let (form, secret) = engine.direct_table.owners[exact as usize].plain;
                 self.candidates.offer(start, len as u64, form, secret);
             }
-            for &id in &prefix.longer {
+            for &id in longer {
                 let open = Open {
                     id,
                     start,
@@ -353,13 +353,13 @@ impl Matcher {
             let Some(start) = self.view_start(at, len as u64) else {
                 continue;
             };
-            let prefix = &engine.view_table.prefixes[id];
-            if let Some(exact) = prefix.exact {
+            let (exact, longer) = engine.view_table.prefix(id);
+            if let Some(exact) = exact {
                 let span = at + 1 - start;
                 let (form, secret) = view_owner(engine, exact, span);
                 self.candidates.offer(start, span, form, secret);
             }
-            for &id in &prefix.longer {
+            for &id in longer {
                 let open = Open {
                     id,
                     start,

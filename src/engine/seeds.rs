@@ -63,7 +63,7 @@ impl GramIndex {
     /// Sorts the fingerprints and builds the bitmap: about 32 bits a gram
     /// keeps false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
-        self.building.sort_unstable();
+        radix_sort(&mut self.building);
         let print_of = |pair: u64| (pair >> 5) as u32;
         let distinct = {
             let mut n = 0;
@@ -118,6 +118,38 @@ impl GramIndex {
     pub(crate) fn memory_usage(&self) -> usize {
         self.bits.memory_usage() + self.fingerprints.capacity() * 4 + self.offsets.capacity() * 4
     }
+}
+
+/// Sorts keys of 37 bits (a fingerprint and an offset) in three passes of
+/// 13 bits: linear, where a comparison sort of the millions of keys of
+/// 10,000 secrets was a fifth of compiling them. The scratch buffer is
+/// wiped, like the keys.
+fn radix_sort(keys: &mut Wiped<u64>) {
+    const BITS: u32 = 13;
+    const _: () = assert!(3 * BITS >= 32 + 5, "three passes cover a key");
+    let mut scratch: Wiped<u64> = wipe::with_capacity(keys.len());
+    scratch.resize(keys.len(), 0);
+    let mut counts = vec![0usize; 1 << BITS];
+    let (mut from, mut to) = (keys, &mut scratch);
+    for pass in 0..3 {
+        let digit = |key: u64| ((key >> (pass * BITS)) & ((1 << BITS) - 1)) as usize;
+        counts.fill(0);
+        for &key in from.iter() {
+            counts[digit(key)] += 1;
+        }
+        let mut sum = 0;
+        for count in counts.iter_mut() {
+            (*count, sum) = (sum, sum + *count);
+        }
+        for &key in from.iter() {
+            let slot = &mut counts[digit(key)];
+            to[*slot] = key;
+            *slot += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    // After an odd number of passes the sorted keys are in the scratch.
+    to.copy_from_slice(from);
 }
 
 /// A gram's fingerprint: its product with an odd constant, high half.
@@ -288,6 +320,25 @@ mod tests {
         assert!(!has_line_break(u64::from_le_bytes(
             *b"ab\x0b\x0c\x0e\x8a\x8dh"
         )));
+    }
+
+    #[test]
+    fn radix_sort_sorts() {
+        let mut seed = 0x1234_5678_u64;
+        for len in [0, 1, 2, 100, 10_000] {
+            let mut keys: Wiped<u64> = wipe::with_capacity(len);
+            for _ in 0..len {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Few distinct keys at times, so that equal ones meet.
+                keys.push(seed % (1 << 37) % if len == 100 { 7 } else { u64::MAX });
+            }
+            let mut expected = keys.to_vec();
+            expected.sort_unstable();
+            radix_sort(&mut keys);
+            assert_eq!(*keys, expected);
+        }
     }
 
     #[test]

@@ -27,14 +27,17 @@ pub(crate) struct Owner {
     pub(crate) wrapped: u32,
 }
 
-/// What an automaton match of one prefix means.
+/// What an automaton match of one prefix means, while the table is built.
 #[derive(Default)]
-pub(crate) struct Prefix {
+struct Prefix {
     /// The pattern that is this prefix, whole.
-    pub(crate) exact: Option<u32>,
+    exact: Option<u32>,
     /// The patterns that continue past it, to verify.
-    pub(crate) longer: Vec<u32>,
+    longer: Vec<u32>,
 }
+
+/// No pattern: in [`Table::exact`].
+const NONE: u32 = u32::MAX;
 
 /// How a pattern repeats itself near its start, for verifying many starts
 /// of one periodic pattern (`aaaa…`, its hex `6161…`) in linear time: `q`
@@ -83,8 +86,13 @@ pub(crate) struct Table {
     /// patterns longer than the prefix are verified past it.
     periods: Vec<u32>,
     pub(crate) owners: Vec<Owner>,
-    /// By automaton pattern id.
-    pub(crate) prefixes: Vec<Prefix>,
+    /// By prefix (automaton pattern) id: the pattern that is the prefix
+    /// whole ([`NONE`] if none), and the patterns that continue past it,
+    /// `longer[longer_from[id]..longer_from[id + 1]]`. Flat, so that a
+    /// prefix takes 8 bytes and 4 a pattern, not a list of its own.
+    exact: Vec<u32>,
+    longer_from: Vec<u32>,
+    longer: Vec<u32>,
 }
 
 impl Table {
@@ -111,11 +119,24 @@ impl Table {
         (to - from) as usize
     }
 
+    /// What a match of prefix `id` means: the pattern that is the prefix
+    /// whole, if any, and the patterns that continue past it, to verify.
+    #[inline]
+    pub(crate) fn prefix(&self, id: usize) -> (Option<u32>, &[u32]) {
+        let exact = self.exact[id];
+        let (from, to) = (self.longer_from[id], self.longer_from[id + 1]);
+        (
+            (exact != NONE).then_some(exact),
+            &self.longer[from as usize..to as usize],
+        )
+    }
+
     /// The prefixes for the automaton, by prefix id (wiped once built).
     pub(crate) fn prefix_bytes(&self) -> Vec<Wiped<u8>> {
-        let mut out: Vec<Wiped<u8>> = Vec::with_capacity(self.prefixes.len());
-        for prefix in &self.prefixes {
-            let id = prefix.exact.or(prefix.longer.first().copied());
+        let mut out: Vec<Wiped<u8>> = Vec::with_capacity(self.exact.len());
+        for prefix in 0..self.exact.len() {
+            let (exact, longer) = self.prefix(prefix);
+            let id = exact.or(longer.first().copied());
             let id = id.expect("a prefix stands for a pattern");
             let bytes = self.pattern(id);
             let bytes = &bytes[..bytes.len().min(PREFIX)];
@@ -131,12 +152,9 @@ impl Table {
             + self.spans.capacity() * 8
             + self.periods.capacity() * 4
             + self.owners.capacity() * std::mem::size_of::<Owner>()
-            + self.prefixes.capacity() * std::mem::size_of::<Prefix>()
-            + self
-                .prefixes
-                .iter()
-                .map(|p| p.longer.capacity() * 4)
-                .sum::<usize>()
+            + self.exact.capacity() * 4
+            + self.longer_from.capacity() * 4
+            + self.longer.capacity() * 4
     }
 }
 
@@ -241,12 +259,23 @@ impl TableBuilder {
                 (period.r << 5) | (period.q - 1)
             })
             .collect();
+        let mut exact = Vec::with_capacity(prefixes.len());
+        let mut longer_from = Vec::with_capacity(prefixes.len() + 1);
+        let mut longer = Vec::with_capacity(prefixes.iter().map(|p| p.longer.len()).sum());
+        for prefix in &prefixes {
+            exact.push(prefix.exact.unwrap_or(NONE));
+            longer_from.push(longer.len() as u32);
+            longer.extend_from_slice(&prefix.longer);
+        }
+        longer_from.push(longer.len() as u32);
         Table {
             bytes,
             spans,
             periods,
             owners,
-            prefixes,
+            exact,
+            longer_from,
+            longer,
         }
     }
 }
