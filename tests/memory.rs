@@ -58,3 +58,31 @@ fn memory_per_value_byte_of_64_kib_values() {
         memory / total
     );
 }
+
+/// Tokens of 40 bytes are over the bound today (issue 8 says so as OPEN:
+/// a token's nine base64 and hex patterns are stored and indexed, and its
+/// suffix automaton states cost more than its bytes). This holds them at
+/// what they take now, so that a regression fails here, not only in the
+/// benchmark: 225 bytes per value byte at 10 random alphanumeric tokens,
+/// 164 at 1,000 (bounds about 6% above).
+#[test]
+fn memory_per_value_byte_of_tokens_does_not_grow() {
+    for (count, bound) in [(10, 240), (1_000, 175)] {
+        let mut rng = Rng::new(0x746f_6b00 + count as u64);
+        const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let secrets: Vec<Secret> = (0..count)
+            .map(|i| {
+                let value: Vec<u8> = (0..40).map(|_| *rng.pick(ALNUM)).collect();
+                Secret::new(format!("TOKEN_{i}"), value)
+            })
+            .collect();
+        let total: usize = secrets.iter().map(|s| s.value.len()).sum();
+        let scrubber = compile(&secrets, &Options::new(RULES_VERSION)).expect("compile");
+        let memory = scrubber.memory_usage();
+        assert!(
+            memory <= bound * total,
+            "{count} x 40 B: {memory} bytes for {total} value bytes ({} per byte)",
+            memory / total
+        );
+    }
+}
