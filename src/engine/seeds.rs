@@ -344,6 +344,32 @@ mod tests {
     }
 
     #[test]
+    fn gram_set_holds_every_gram_and_few_others() {
+        let mut seed = 0x0b10_0f11_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Text-like bytes (ASCII letters), as the filters see.
+        let mut letters =
+            |n: usize| -> Vec<u8> { (0..n).map(|_| b'a' + (next() % 26) as u8).collect() };
+        let values: Vec<Vec<u8>> = (0..2_500).map(|_| letters(15)).collect();
+        let set = GramSet::new(values.iter().map(|v| v.as_slice()));
+        assert!(
+            values
+                .iter()
+                .all(|v| (0..8).all(|at| set.may_hold(gram(&v[at..]))))
+        );
+        let queries = 1_000_000;
+        let passed = (0..queries)
+            .filter(|_| set.may_hold(gram(&letters(8))))
+            .count();
+        assert!(passed * 1_000 < queries, "{passed} of {queries} passed");
+    }
+
+    #[test]
     fn radix_sort_sorts() {
         let mut seed = 0x1234_5678_u64;
         for len in [0, 1, 2, 100, 10_000] {
