@@ -7,7 +7,6 @@
 //! only the bytes that could still become part of a match are held.
 
 use std::collections::VecDeque;
-use std::ops::Range;
 
 use aho_corasick::automaton::StateID;
 
@@ -216,7 +215,14 @@ impl Matcher {
         self.reset_automata(engine);
         self.direct_opens.drop_from(restart);
         self.view_opens.drop_from(restart);
-        self.step_opens(engine, open, self.decided, held..from);
+        // The opens alone over the new bytes up to the stepper's start.
+        let start = self.decided + held as u64;
+        for (at, &byte) in (start..).zip(open.get(held..from).unwrap_or_default()) {
+            if self.direct_opens.is_empty() && self.view_opens.is_empty() {
+                break;
+            }
+            self.step_opens(engine, at, byte);
+        }
         // The run has read everything before `run_end` (the end of the
         // input before this push).
         let carried = (self.run, (self.run_end - restart) as usize);
@@ -244,34 +250,30 @@ impl Matcher {
         self.scan(engine, input, first + from);
     }
 
-    /// Steps the open verifications alone over `bytes[range]` (`bytes[0]`
-    /// at position `base`), as [`Matcher::scan`] does.
-    fn step_opens(&mut self, engine: &Engine, bytes: &[u8], base: u64, range: Range<usize>) {
+    /// The open verifications read the byte at `at` (those of the view
+    /// only a byte that is no CR or LF): each takes it, completes (a
+    /// candidate) or fails.
+    #[inline]
+    fn step_opens(&mut self, engine: &Engine, at: u64, byte: u8) {
         let Matcher {
             direct_opens,
             view_opens,
             candidates,
             ..
         } = self;
-        if direct_opens.is_empty() && view_opens.is_empty() {
-            return;
+        if !direct_opens.is_empty() {
+            let table = &engine.direct_table;
+            direct_opens.step(table, byte, |id, start| {
+                let (form, secret) = table.owners[id as usize].plain;
+                candidates.offer(start, at + 1 - start, form, secret);
+            });
         }
-        for i in range {
-            let (at, byte) = (base + i as u64, bytes[i]);
-            if !direct_opens.is_empty() {
-                let table = &engine.direct_table;
-                direct_opens.step(table, byte, |id, start| {
-                    let (form, secret) = table.owners[id as usize].plain;
-                    candidates.offer(start, at + 1 - start, form, secret);
-                });
-            }
-            if !view_opens.is_empty() && byte != b'\r' && byte != b'\n' {
-                view_opens.step(&engine.view_table, byte, |id, start| {
-                    let span = at + 1 - start;
-                    let (form, secret) = view_owner(engine, id, span);
-                    candidates.offer(start, span, form, secret);
-                });
-            }
+        if !view_opens.is_empty() && byte != b'\r' && byte != b'\n' {
+            view_opens.step(&engine.view_table, byte, |id, start| {
+                let span = at + 1 - start;
+                let (form, secret) = view_owner(engine, id, span);
+                candidates.offer(start, span, form, secret);
+            });
         }
     }
 
@@ -282,18 +284,8 @@ impl Matcher {
             if at >= self.run_end {
                 self.step_run(engine, at, byte);
             }
-            if !self.direct_opens.is_empty() {
-                let Matcher {
-                    direct_opens,
-                    candidates,
-                    ..
-                } = self;
-                let table = &engine.direct_table;
-                direct_opens.step(table, byte, |id, start| {
-                    let (form, secret) = table.owners[id as usize].plain;
-                    candidates.offer(start, at + 1 - start, form, secret);
-                });
-            }
+            // Before the automata, which open what starts here.
+            self.step_opens(engine, at, byte);
             self.direct_state = engine.direct.next(self.direct_state, byte);
             if engine.direct.is_match(self.direct_state) {
                 self.direct_matches(engine, at);
@@ -301,19 +293,6 @@ impl Matcher {
             if byte == b'\r' || byte == b'\n' {
                 self.line_breaks.push_back(at);
             } else {
-                if !self.view_opens.is_empty() {
-                    let Matcher {
-                        view_opens,
-                        candidates,
-                        ..
-                    } = self;
-                    let table = &engine.view_table;
-                    view_opens.step(table, byte, |id, start| {
-                        let span = at + 1 - start;
-                        let (form, secret) = view_owner(engine, id, span);
-                        candidates.offer(start, span, form, secret);
-                    });
-                }
                 self.view_state = engine.view.next(self.view_state, byte);
                 if engine.view.is_match(self.view_state) {
                     self.view_matches(engine, at);
