@@ -404,8 +404,22 @@ impl Builder {
     fn pack(mut self) -> SuffixAutomaton {
         let count = self.len.len();
         let mut states = Vec::with_capacity(count + 1);
-        let mut edge_bytes: Wiped<u8> = wipe::with_capacity(self.edges.len());
-        let mut edge_targets: Vec<u32> = Vec::with_capacity(self.edges.len());
+        // The root's transitions are in its table, not in the arena: both
+        // counted, so that the buffer that spells the values never grows
+        // (a grown buffer leaves its old block, unwiped, behind).
+        let listed: usize = (0..count)
+            .filter(|&s| s as u32 != ROOT)
+            .map(|s| {
+                let (mut e, mut n) = (self.head[s], 0);
+                while e != NONE {
+                    (n, e) = (n + 1, self.edges[e as usize].2);
+                }
+                n
+            })
+            .sum();
+        let total = listed + self.root.iter().filter(|&&to| to != NONE).count();
+        let mut edge_bytes: Wiped<u8> = wipe::with_capacity(total);
+        let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for s in 0..count {
@@ -434,6 +448,7 @@ impl Builder {
             edge_bytes.extend(row.iter().map(|&(byte, _)| byte));
             edge_targets.extend(row.iter().map(|&(_, to)| to));
         }
+        debug_assert_eq!(edge_bytes.len(), total, "edges counted ahead");
         states.push(State {
             first: edge_bytes.len() as u32,
             ..State::default()
