@@ -164,18 +164,28 @@ fn bitmap_hash(print: u32) -> u64 {
     u64::from(print).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
-/// The grams of the values, as a Bloom filter only (four bits a gram, 32
-/// bits of room each): a gram that is not in it is in no value, and one
-/// that is sends the filter along the suffix automaton, which tells
-/// exactly. A false positive costs a walk of some bytes, each a cache miss
-/// in a large automaton: with two bits, one sampled gram in 270 passed
-/// (with 100 values of 4 KiB, a fifth of the time of `bytes()` went to
-/// such walks); with four, about one in 5,000. Every bit after the first
-/// is looked at only for the grams that pass the ones before.
+/// The grams of the values, as a Bloom filter only (32 bits of room a
+/// gram): a gram that is not in it is in no value, and one that is sends
+/// the filter along the suffix automaton, which tells exactly. A false
+/// positive costs a walk of some bytes. While the set and the automaton
+/// are small they are in the cache and a walk is cheap: a gram sets two
+/// bits, and the first stops all but 6% of the grams never inserted (more
+/// bits would stop fewer, 12% for four, each a branch the processor
+/// mispredicts: 10 tokens were 12% slower so). In a large set a walk costs
+/// a cache miss a byte (with 100 values of 4 KiB and two bits, one sampled
+/// gram in 270 passed, and a fifth of the time of `bytes()` went to such
+/// walks): from [`LARGE`] bits on, a gram sets four, and about one in 5,000
+/// passes. Every bit after the first is looked at only for the grams that
+/// pass the ones before.
 pub(crate) struct GramSet {
     bits: Bitmap,
+    /// Bits a gram sets.
+    probes: u64,
     empty: bool,
 }
+
+/// From this many bits (512 KiB) on, a [`GramSet`] sets four bits a gram.
+const LARGE: usize = 1 << 22;
 
 impl GramSet {
     /// Every gram of every value (32 bits a gram).
@@ -184,15 +194,17 @@ impl GramSet {
             .clone()
             .map(|v| v.len().saturating_sub(GRAM - 1))
             .sum();
+        let bits = Bitmap::with_bits(grams * 32);
         let mut set = GramSet {
-            bits: Bitmap::with_bits(grams * 32),
+            probes: if bits.len >= LARGE as u64 { 4 } else { 2 },
+            bits,
             empty: grams == 0,
         };
         for value in values {
             for at in 0..value.len().saturating_sub(GRAM - 1) {
                 let word = gram(&value[at..]);
                 let (first, second) = (first_hash(word), second_hash(word));
-                for i in 0..PROBES {
+                for i in 0..set.probes {
                     set.bits.set(probe(first, second, i));
                 }
             }
@@ -214,16 +226,13 @@ impl GramSet {
             return false;
         }
         let second = second_hash(gram);
-        (1..PROBES).all(|i| self.bits.get(probe(first, second, i)))
+        (1..self.probes).all(|i| self.bits.get(probe(first, second, i)))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.bits.memory_usage()
     }
 }
-
-/// Bits a gram sets in a [`GramSet`].
-const PROBES: u64 = 4;
 
 /// A gram's bits are `first + i * second` for two independent hashes
 /// (Kirsch and Mitzenmacher: as good as independent ones for a Bloom
@@ -352,21 +361,28 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        // Text-like bytes (ASCII letters), as the filters see.
+        // Text-like bytes (ASCII letters), as the filters see. A small set
+        // (two bits a gram) and one past LARGE (four).
         let mut letters =
             |n: usize| -> Vec<u8> { (0..n).map(|_| b'a' + (next() % 26) as u8).collect() };
-        let values: Vec<Vec<u8>> = (0..2_500).map(|_| letters(15)).collect();
-        let set = GramSet::new(values.iter().map(|v| v.as_slice()));
-        assert!(
-            values
-                .iter()
-                .all(|v| (0..8).all(|at| set.may_hold(gram(&v[at..]))))
-        );
-        let queries = 1_000_000;
-        let passed = (0..queries)
-            .filter(|_| set.may_hold(gram(&letters(8))))
-            .count();
-        assert!(passed * 1_000 < queries, "{passed} of {queries} passed");
+        for (values, probes, at_most) in [(2_500, 2, 150), (20_000, 4, 1_000)] {
+            let values: Vec<Vec<u8>> = (0..values).map(|_| letters(15)).collect();
+            let set = GramSet::new(values.iter().map(|v| v.as_slice()));
+            assert_eq!(set.probes, probes);
+            assert!(
+                values
+                    .iter()
+                    .all(|v| (0..8).all(|at| set.may_hold(gram(&v[at..]))))
+            );
+            let queries = 1_000_000;
+            let passed = (0..queries)
+                .filter(|_| set.may_hold(gram(&letters(8))))
+                .count();
+            assert!(
+                passed * at_most < queries,
+                "{probes} bits: {passed} of {queries} passed"
+            );
+        }
     }
 
     #[test]
