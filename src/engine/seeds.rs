@@ -152,10 +152,10 @@ fn radix_sort(keys: &mut Wiped<u64>) {
     to.copy_from_slice(from);
 }
 
-/// A gram's fingerprint: its product with an odd constant, high half.
+/// A gram's fingerprint: the high half of its first hash.
 #[inline(always)]
 fn fingerprint(gram: u64) -> u32 {
-    (gram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32
+    (first_hash(gram) >> 32) as u32
 }
 
 /// The bitmap's hash of a fingerprint (independent of its bits above).
@@ -196,7 +196,7 @@ impl GramSet {
             .sum();
         let bits = Bitmap::with_bits(grams * 32);
         let mut set = GramSet {
-            probes: if bits.len >= LARGE as u64 { 4 } else { 2 },
+            probes: if bits.len() >= LARGE as u64 { 4 } else { 2 },
             bits,
             empty: grams == 0,
         };
@@ -257,8 +257,6 @@ fn probe(first: u64, second: u64, i: u64) -> u64 {
 /// next power of two: up to twice less memory.
 struct Bitmap {
     words: Vec<u64>,
-    /// Bits: a multiple of 64.
-    len: u64,
 }
 
 impl Bitmap {
@@ -267,13 +265,18 @@ impl Bitmap {
         let words = bits.clamp(1 << 12, 1 << 34).div_ceil(64);
         Bitmap {
             words: vec![0; words],
-            len: words as u64 * 64,
         }
+    }
+
+    /// Its length in bits.
+    #[inline(always)]
+    fn len(&self) -> u64 {
+        self.words.len() as u64 * 64
     }
 
     #[inline(always)]
     fn index(&self, hash: u64) -> usize {
-        ((u128::from(hash) * u128::from(self.len)) >> 64) as usize
+        ((u128::from(hash) * u128::from(self.len())) >> 64) as usize
     }
 
     fn set(&mut self, hash: u64) {

@@ -404,20 +404,11 @@ impl Builder {
     fn pack(mut self) -> SuffixAutomaton {
         let count = self.len.len();
         let mut states = Vec::with_capacity(count + 1);
-        // The root's transitions are in its table, not in the arena: both
+        // The root's transitions are in its table, not in the arena (whose
+        // every edge is in one state's list, never taken out): both
         // counted, so that the buffer that spells the values never grows
         // (a grown buffer leaves its old block, unwiped, behind).
-        let listed: usize = (0..count)
-            .filter(|&s| s as u32 != ROOT)
-            .map(|s| {
-                let (mut e, mut n) = (self.head[s], 0);
-                while e != NONE {
-                    (n, e) = (n + 1, self.edges[e as usize].2);
-                }
-                n
-            })
-            .sum();
-        let total = listed + self.root.iter().filter(|&&to| to != NONE).count();
+        let total = self.edges.len() + self.root.iter().filter(|&&to| to != NONE).count();
         let mut edge_bytes: Wiped<u8> = wipe::with_capacity(total);
         let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
         // (byte, target) of one state.
