@@ -195,13 +195,8 @@ impl TableBuilder {
             Some(id) => id,
             None => {
                 let id = self.spans.len() as u32;
-                let from = self.bytes.len() as u32;
-                assert!(
-                    self.bytes.len() + bytes.len() <= self.bytes.capacity(),
-                    "pattern bytes counted ahead"
-                );
-                self.bytes.extend_from_slice(bytes);
-                self.spans.push((from, self.bytes.len() as u32));
+                let span = keep(&mut self.bytes, self.spans.last().copied(), bytes);
+                self.spans.push(span);
                 self.owners.push(Owner {
                     plain: (form, secret),
                     wrapped: secret,
@@ -220,10 +215,13 @@ impl TableBuilder {
     pub(crate) fn finish(self) -> Table {
         let TableBuilder {
             bytes,
-            spans,
-            owners,
+            mut spans,
+            mut owners,
             ..
         } = self;
+        // Grown one pattern at a time: up to twice the room needed.
+        spans.shrink_to_fit();
+        owners.shrink_to_fit();
         let mut prefixes: Vec<Prefix> = Vec::new();
         let mut by_prefix: HashMap<u64, Vec<u32>, BytesHasher> = HashMap::default();
         for (id, &(from, to)) in spans.iter().enumerate() {
@@ -268,6 +266,15 @@ impl TableBuilder {
             longer.extend_from_slice(&prefix.longer);
         }
         longer_from.push(longer.len() as u32);
+        // Shared bytes leave room unused: copied to a buffer of their
+        // length (the first one is wiped as it goes).
+        let bytes = if bytes.len() < bytes.capacity() {
+            let mut exact = wipe::with_capacity(bytes.len());
+            exact.extend_from_slice(&bytes);
+            exact
+        } else {
+            bytes
+        };
         Table {
             bytes,
             spans,
@@ -278,6 +285,32 @@ impl TableBuilder {
             longer,
         }
     }
+}
+
+/// Where the new pattern `bytes` is kept in `kept`, whose `last` pattern
+/// was kept at that span. A value's base64 core, its padded tail and its
+/// unpadded tail come one after another and are prefixes of one another: a
+/// pattern that extends the last one kept, or is a prefix of it, shares its
+/// bytes.
+fn keep(kept: &mut Wiped<u8>, last: Option<(u32, u32)>, bytes: &[u8]) -> (u32, u32) {
+    if let Some((from, to)) = last {
+        let last = &kept[from as usize..to as usize];
+        if last.starts_with(bytes) {
+            return (from, from + bytes.len() as u32);
+        }
+        if to as usize == kept.len() && bytes.starts_with(last) {
+            let shared = last.len();
+            kept.extend_from_slice(&bytes[shared..]);
+            return (from, kept.len() as u32);
+        }
+    }
+    let from = kept.len() as u32;
+    assert!(
+        kept.len() + bytes.len() <= kept.capacity(),
+        "pattern bytes counted ahead"
+    );
+    kept.extend_from_slice(bytes);
+    (from, kept.len() as u32)
 }
 
 /// A hash of a byte string, 8 bytes at a time.
