@@ -12,28 +12,37 @@ pub(crate) const MAX_STRIDE: usize = 32;
 // An offset is a bit of a `u32` and fits 5 bits of a sort key.
 const _: () = assert!(MAX_STRIDE <= 32);
 
-/// Grams of a pattern set, each with the offsets (a bit per offset) at
-/// which it occurs in some pattern, behind a one-hash bitmap that rejects
-/// almost every other gram with one memory access. A hit gives the start
-/// positions to verify, at most one per offset however many patterns share
-/// the gram (keys that share a header share its grams). A gram is kept as
-/// a 32-bit fingerprint: grams that share one share their offsets, which
-/// costs a verification now and then (every start is verified), not a
-/// miss, and half the memory of the grams themselves.
+/// Grams of a pattern set, each with the offsets at which it occurs in
+/// some pattern, behind a one-hash bitmap that rejects almost every other
+/// gram with one memory access. A hit gives the start positions to verify,
+/// at most one per offset however many patterns share the gram (keys that
+/// share a header share its grams). A gram is kept as a 27-bit fingerprint
+/// beside its offset (5 bits) in one word, an entry per (gram, offset):
+/// grams that share a fingerprint share their offsets, which costs a
+/// verification now and then (every start is verified), never a miss.
+/// Entries are sorted and found through buckets by their top bits, a few
+/// entries a bucket: one or two cache lines a lookup, where a binary
+/// search over the entries of 10,000 secrets took a dozen.
 pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
     bits: Bitmap,
-    /// While building: each fingerprint with its offset in the low 5 bits
-    /// (one word, so that sorting moves no index), room reserved by the
-    /// caller.
-    building: Wiped<u64>,
-    /// Distinct fingerprints, sorted (each is made from 8 bytes of a
-    /// pattern: wiped), and the offsets of each.
-    fingerprints: Wiped<u32>,
-    /// A bit per offset: offsets are below [`MAX_STRIDE`] = 32.
-    offsets: Vec<u32>,
+    /// While building: each entry, room reserved by the caller.
+    building: Wiped<u32>,
+    /// `fingerprint << 5 | offset`, sorted and distinct (each made from 8
+    /// bytes of a pattern: wiped).
+    entries: Wiped<u32>,
+    /// The entries whose top `bucket_bits` bits are `b` are
+    /// `entries[buckets[b]..buckets[b + 1]]`.
+    buckets: Vec<u32>,
+    bucket_bits: u32,
 }
+
+/// Bits of an entry that hold the fingerprint.
+const PRINT_BITS: u32 = 27;
+/// Entries a bucket, at least, on average (and under twice as many): the
+/// buckets take at most a byte an entry, and a bucket fits a cache line.
+const PER_BUCKET: usize = 4;
 
 impl GramIndex {
     /// An index with room for `grams` insertions.
@@ -44,8 +53,9 @@ impl GramIndex {
             stride: stride.clamp(1, MAX_STRIDE),
             bits: Bitmap::with_bits(0),
             building: wipe::with_capacity(grams),
-            fingerprints: wipe::with_capacity(0),
-            offsets: Vec::new(),
+            entries: wipe::with_capacity(0),
+            buckets: vec![0, 0],
+            bucket_bits: 0,
         }
     }
 
@@ -56,48 +66,60 @@ impl GramIndex {
             "room counted ahead"
         );
         debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
-        self.building
-            .push(u64::from(fingerprint(gram(bytes))) << 5 | offset as u64);
+        let entry = fingerprint(gram(bytes)) << 5 | offset as u32;
+        self.building.push(entry);
     }
 
-    /// Sorts the fingerprints and builds the bitmap: about 32 bits a gram
-    /// keeps false positives rare.
+    /// Sorts the entries, then builds the buckets and the bitmap: about 32
+    /// bits an entry keeps false positives rare.
     pub(crate) fn finish(mut self) -> GramIndex {
         radix_sort(&mut self.building);
-        let print_of = |pair: u64| (pair >> 5) as u32;
         let distinct = {
             let mut n = 0;
             let mut last = None;
-            for &pair in self.building.iter() {
-                if last != Some(print_of(pair)) {
+            for &key in self.building.iter() {
+                if last != Some(key) {
                     n += 1;
-                    last = Some(print_of(pair));
+                    last = Some(key);
                 }
             }
             n
         };
-        let mut fingerprints = wipe::with_capacity(distinct);
-        let mut offsets: Vec<u32> = Vec::with_capacity(distinct);
-        for &pair in self.building.iter() {
-            let (print, offset) = (print_of(pair), (pair & 31) as u32);
-            if fingerprints.last() != Some(&print) {
-                fingerprints.push(print);
-                offsets.push(0);
+        let mut entries = wipe::with_capacity(distinct);
+        for &key in self.building.iter() {
+            if entries.last() != Some(&key) {
+                entries.push(key);
             }
-            *offsets.last_mut().expect("pushed") |= 1 << offset;
         }
         self.building = wipe::with_capacity(0);
-        self.fingerprints = fingerprints;
-        self.offsets = offsets;
-        self.bits = Bitmap::with_bits(self.fingerprints.len() * 32);
-        for &print in self.fingerprints.iter() {
-            self.bits.set(bitmap_hash(print));
+        self.bucket_bits = (entries.len() / PER_BUCKET).max(1).ilog2().min(PRINT_BITS);
+        let buckets = 1usize << self.bucket_bits;
+        let mut starts = Vec::with_capacity(buckets + 1);
+        let mut at = 0;
+        for bucket in 0..buckets {
+            while at < entries.len() && self.bucket_of(entries[at]) < bucket {
+                at += 1;
+            }
+            starts.push(at as u32);
         }
+        starts.push(entries.len() as u32);
+        self.buckets = starts;
+        self.bits = Bitmap::with_bits(entries.len() * 32);
+        for &entry in entries.iter() {
+            self.bits.set(bitmap_hash(entry >> 5));
+        }
+        self.entries = entries;
         self
     }
 
+    #[inline(always)]
+    fn bucket_of(&self, entry: u32) -> usize {
+        // `checked_shr`: no bits, one bucket.
+        (entry.checked_shr(32 - self.bucket_bits).unwrap_or(0)) as usize
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
-        self.fingerprints.is_empty()
+        self.entries.is_empty()
     }
 
     /// The offsets at which `gram` (or a gram with its fingerprint) occurs
@@ -109,30 +131,42 @@ impl GramIndex {
         if !self.bits.get(bitmap_hash(print)) {
             return 0;
         }
-        match self.fingerprints.binary_search(&print) {
-            Ok(i) => u64::from(self.offsets[i]),
-            Err(_) => 0,
+        self.offsets_of(print)
+    }
+
+    /// The offsets of the entries of fingerprint `print`.
+    fn offsets_of(&self, print: u32) -> u64 {
+        let bucket = self.bucket_of(print << 5);
+        let (from, to) = (self.buckets[bucket], self.buckets[bucket + 1]);
+        let mut offsets = 0;
+        for &entry in &self.entries[from as usize..to as usize] {
+            match (entry >> 5).cmp(&print) {
+                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => offsets |= 1 << (entry & 31),
+                std::cmp::Ordering::Greater => break,
+            }
         }
+        offsets
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.memory_usage() + self.fingerprints.capacity() * 4 + self.offsets.capacity() * 4
+        self.bits.memory_usage() + self.entries.capacity() * 4 + self.buckets.capacity() * 4
     }
 }
 
-/// Sorts keys of 37 bits (a fingerprint and an offset) in three passes of
-/// 13 bits: linear, where a comparison sort of the millions of keys of
+/// Sorts keys of 32 bits (a fingerprint and an offset) in three passes of
+/// 11 bits: linear, where a comparison sort of the millions of keys of
 /// 10,000 secrets was a fifth of compiling them. The scratch buffer is
 /// wiped, like the keys.
-fn radix_sort(keys: &mut Wiped<u64>) {
-    const BITS: u32 = 13;
-    const _: () = assert!(3 * BITS >= 32 + 5, "three passes cover a key");
-    let mut scratch: Wiped<u64> = wipe::with_capacity(keys.len());
+fn radix_sort(keys: &mut Wiped<u32>) {
+    const BITS: u32 = 11;
+    const _: () = assert!(3 * BITS >= PRINT_BITS + 5, "three passes cover a key");
+    let mut scratch: Wiped<u32> = wipe::with_capacity(keys.len());
     scratch.resize(keys.len(), 0);
     let mut counts = vec![0usize; 1 << BITS];
     let (mut from, mut to) = (keys, &mut scratch);
     for pass in 0..3 {
-        let digit = |key: u64| ((key >> (pass * BITS)) & ((1 << BITS) - 1)) as usize;
+        let digit = |key: u32| ((key >> (pass * BITS)) & ((1 << BITS) - 1)) as usize;
         counts.fill(0);
         for &key in from.iter() {
             counts[digit(key)] += 1;
@@ -152,10 +186,10 @@ fn radix_sort(keys: &mut Wiped<u64>) {
     to.copy_from_slice(from);
 }
 
-/// A gram's fingerprint: the high half of its first hash.
+/// A gram's fingerprint: the top [`PRINT_BITS`] bits of its first hash.
 #[inline(always)]
 fn fingerprint(gram: u64) -> u32 {
-    (first_hash(gram) >> 32) as u32
+    (first_hash(gram) >> (64 - PRINT_BITS)) as u32
 }
 
 /// The bitmap's hash of a fingerprint (independent of its bits above).
@@ -389,16 +423,56 @@ mod tests {
     }
 
     #[test]
+    fn gram_index_gives_every_offset_of_a_gram() {
+        let mut seed = 0x9a3e_1d00_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // No entry, one (a single bucket), and enough for many buckets;
+        // some grams at several offsets.
+        for grams in [0, 1, 3, 5_000] {
+            let mut index = GramIndex::new(MAX_STRIDE, 2 * grams);
+            let mut expected: Vec<(u64, u64)> = Vec::new();
+            for _ in 0..grams {
+                let word = next();
+                let mut offsets = 1u64 << (next() % 32);
+                if next() % 4 == 0 {
+                    offsets |= 1 << (next() % 32);
+                }
+                for offset in (0..32).filter(|o| offsets >> o & 1 == 1) {
+                    index.insert(&word.to_le_bytes(), offset);
+                }
+                expected.push((word, offsets));
+            }
+            let index = index.finish();
+            assert_eq!(index.is_empty(), grams == 0);
+            for &(word, offsets) in &expected {
+                // A gram that shares a fingerprint may add offsets, never
+                // take one away.
+                assert_eq!(index.get(word) & offsets, offsets, "{grams} grams");
+            }
+            let others = (0..100_000).filter(|_| index.get(next()) != 0).count();
+            assert!(
+                others < 100,
+                "{grams} grams: {others} of 100,000 others hit"
+            );
+        }
+    }
+
+    #[test]
     fn radix_sort_sorts() {
         let mut seed = 0x1234_5678_u64;
         for len in [0, 1, 2, 100, 10_000] {
-            let mut keys: Wiped<u64> = wipe::with_capacity(len);
+            let mut keys: Wiped<u32> = wipe::with_capacity(len);
             for _ in 0..len {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 // Few distinct keys at times, so that equal ones meet.
-                keys.push(seed % (1 << 37) % if len == 100 { 7 } else { u64::MAX });
+                keys.push((seed >> 32) as u32 % if len == 100 { 7 } else { u32::MAX });
             }
             let mut expected = keys.to_vec();
             expected.sort_unstable();
