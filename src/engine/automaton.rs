@@ -11,6 +11,10 @@ use aho_corasick::{Anchored, MatchKind, PatternID};
 
 use super::hash::IntMap;
 
+/// Patterns from which states of depth 1 may be dense (see
+/// [`Automaton::new`]).
+const SPARSE_BELOW: usize = 256;
+
 pub(crate) struct Automaton {
     nfa: NFA,
     start: StateID,
@@ -40,10 +44,19 @@ impl Automaton {
     /// into `patterns`.
     pub(crate) fn new(patterns: &[&[u8]]) -> Automaton {
         // No prefilter: the automaton is stepped a byte at a time, and a
-        // prefilter would keep copies of the patterns.
+        // prefilter would keep copies of the patterns. A dense state takes
+        // 4 bytes a byte class whatever its transitions; the crate's
+        // default makes every state of depth 0 and 1 dense, 40% of the
+        // memory of 10 tokens. Below `SPARSE_BELOW` patterns no state is
+        // made dense but those with over 127 transitions: the start states
+        // have few, and stepping costs the same (1 B pushes at 10 tokens).
+        // From there on the start states are dense: sparse, they cost 1% more
+        // instructions at 100 tokens and 7.5% at 1,000.
+        let dense_depth = if patterns.len() < SPARSE_BELOW { 0 } else { 1 };
         let nfa = NFA::builder()
             .match_kind(MatchKind::Standard)
             .prefilter(false)
+            .dense_depth(dense_depth)
             .build(patterns)
             .expect("pattern set within the automaton's size limits");
         let start = nfa
