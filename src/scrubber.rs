@@ -291,20 +291,20 @@ impl Scrubber {
     /// SPEC §1: no placeholder and no `[redacted:<name>]` may contain a
     /// match, or a replacement could leak a value.
     fn check_replacements(&self) -> Result<(), CompileError> {
-        let name = |index: usize| Some(self.engine.secrets[index].name.clone());
+        let name = |index: usize| Some(self.engine.secrets[index].name().to_owned());
         // The scrubbed placeholders land here: one buffer, sized so that it
         // never grows (a grown one would free a copy unwiped), wiped at the
         // end. A match spans at least MIN_VALUE bytes.
         let secrets = &self.engine.secrets;
         let longest = |f: fn(&CompiledSecret) -> usize| secrets.iter().map(f).max().unwrap_or(0);
-        let input = longest(|s| s.raw_replacement.len());
-        let replacement = longest(|s| s.raw_replacement.len().max(s.redaction.len()));
+        let input = longest(|s| s.raw_replacement().len());
+        let replacement = longest(|s| s.raw_replacement().len().max(s.redaction().len()));
         let bound = input + (input / MIN_VALUE + 1) * replacement;
         let mut out = Zeroizing::new(Vec::with_capacity(bound));
         for (index, secret) in self.engine.secrets.iter().enumerate() {
-            if secret.raw_replacement != secret.redaction
+            if secret.raw_replacement() != secret.redaction()
                 && let Some((other, form)) =
-                    self.first_match_into(&secret.raw_replacement, &mut out)
+                    self.first_match_into(secret.raw_replacement(), &mut out)
             {
                 return Err(CompileError::PlaceholderLeaks {
                     index,
@@ -314,7 +314,7 @@ impl Scrubber {
                     form,
                 });
             }
-            if let Some((other, form)) = self.first_match(&secret.redaction) {
+            if let Some((other, form)) = self.first_match(secret.redaction()) {
                 return Err(CompileError::RedactionLeaks {
                     index,
                     name: name(index),

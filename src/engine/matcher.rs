@@ -165,7 +165,7 @@ impl Matcher {
                 let count = counts[form as usize];
                 if count > 0 {
                     hits.push(Hit {
-                        name: secret.name.clone(),
+                        name: secret.name().to_owned(),
                         form,
                         count,
                     });
@@ -559,9 +559,9 @@ impl Matcher {
         }
         let secret = &engine.secrets[best.secret as usize];
         out.extend_from_slice(if best.form == Form::Raw {
-            &secret.raw_replacement
+            secret.raw_replacement()
         } else {
-            &secret.redaction
+            secret.redaction()
         });
     }
 }

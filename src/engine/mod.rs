@@ -28,13 +28,52 @@ use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE};
 use suffix::SuffixAutomaton;
 use table::{Table, TableBuilder};
 
-/// What the scrubber knows of one secret after compile.
+/// What the scrubber knows of one secret after compile: its redaction
+/// (which holds its name) and its placeholder, in one allocation each.
 pub(crate) struct CompiledSecret {
-    pub(crate) name: String,
-    /// The replacement of a raw match: the placeholder, or the redaction.
-    pub(crate) raw_replacement: Vec<u8>,
-    /// `[redacted:<name>]`, the replacement of every other match.
-    pub(crate) redaction: Vec<u8>,
+    /// `[redacted:<name>]`, the replacement of every match but a raw one
+    /// with a placeholder.
+    redaction: Box<[u8]>,
+    /// The replacement of a raw match, when it is not the redaction.
+    placeholder: Option<Box<[u8]>>,
+}
+
+const REDACTED: &str = "[redacted:";
+
+impl CompiledSecret {
+    fn new(secret: &Secret) -> CompiledSecret {
+        CompiledSecret {
+            redaction: format!("{REDACTED}{}]", secret.name)
+                .into_bytes()
+                .into_boxed_slice(),
+            placeholder: match &secret.placeholder {
+                Some(p) if !p.is_empty() => Some(p.clone().into_boxed_slice()),
+                _ => None,
+            },
+        }
+    }
+
+    /// The secret's name, as given.
+    pub(crate) fn name(&self) -> &str {
+        let name = &self.redaction[REDACTED.len()..self.redaction.len() - 1];
+        std::str::from_utf8(name).expect("made from a String")
+    }
+
+    /// `[redacted:<name>]`.
+    pub(crate) fn redaction(&self) -> &[u8] {
+        &self.redaction
+    }
+
+    /// What a raw match is replaced by: the placeholder, or the redaction.
+    pub(crate) fn raw_replacement(&self) -> &[u8] {
+        self.placeholder.as_deref().unwrap_or(&self.redaction)
+    }
+
+    fn memory_usage(&self) -> usize {
+        std::mem::size_of::<CompiledSecret>()
+            + self.redaction.len()
+            + self.placeholder.as_ref().map_or(0, |p| p.len())
+    }
 }
 
 pub(crate) struct Engine {
@@ -67,7 +106,9 @@ pub(crate) struct Engine {
 /// and everything made from them live in wiped buffers of their own.)
 impl Drop for CompiledSecret {
     fn drop(&mut self) {
-        self.raw_replacement.zeroize();
+        if let Some(placeholder) = &mut self.placeholder {
+            placeholder.zeroize();
+        }
     }
 }
 
@@ -124,21 +165,7 @@ impl Engine {
         };
         let values = SuffixAutomaton::new(long());
         let value_grams = GramSet::new(long().map(|(_, v)| v));
-        let compiled = secrets
-            .iter()
-            .map(|secret| {
-                let redaction = format!("[redacted:{}]", secret.name).into_bytes();
-                let raw_replacement = match &secret.placeholder {
-                    Some(p) if !p.is_empty() => p.clone(),
-                    _ => redaction.clone(),
-                };
-                CompiledSecret {
-                    name: secret.name.clone(),
-                    raw_replacement,
-                    redaction,
-                }
-            })
-            .collect();
+        let compiled = secrets.iter().map(CompiledSecret::new).collect();
         let has_windows = !value_grams.is_empty();
         let direct_seeds = seed_index(&direct_table, has_windows);
         let view_seeds = seed_index(&view_table, false);
@@ -174,16 +201,7 @@ impl Engine {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        let secrets: usize = self
-            .secrets
-            .iter()
-            .map(|s| {
-                std::mem::size_of::<CompiledSecret>()
-                    + s.raw_replacement.capacity()
-                    + s.redaction.capacity()
-                    + s.name.capacity()
-            })
-            .sum();
+        let secrets: usize = self.secrets.iter().map(CompiledSecret::memory_usage).sum();
         self.direct.memory_usage()
             + self.view.memory_usage()
             + self.direct_table.memory_usage()
