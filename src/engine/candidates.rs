@@ -104,6 +104,10 @@ impl Candidates {
     /// are dropped, and none is taken any more.
     pub(crate) fn decided_to(&mut self, position: u64) {
         self.floor = self.floor.max(position);
+        // Every push decides something: most hold no candidate.
+        if self.by_start.is_empty() && self.stretches.is_empty() {
+            return;
+        }
         while self
             .by_start
             .first_key_value()
