@@ -143,6 +143,10 @@ impl Opens {
     /// Forgets every open that starts before `position`: a match decided
     /// there covers its start.
     pub(crate) fn drop_before(&mut self, table: &Table, position: u64) {
+        // Every push decides something: most find nothing open.
+        if self.list.is_empty() {
+            return;
+        }
         self.list.retain_mut(|group| {
             while group.oldest < position {
                 if !group.pop_oldest(table) {
