@@ -60,8 +60,9 @@ impl SuffixAutomaton {
             link: Vec::with_capacity(2 * total + 1),
             head: Vec::with_capacity(2 * total + 1),
             edges: Vec::with_capacity(3 * total),
+            degree: Vec::with_capacity(2 * total + 1),
             root: Vec::new(),
-            find: EdgeTable::new(3 * total),
+            find: EdgeTable::new(),
         };
         b.state(0, NONE);
         let mut owner = vec![u32::MAX];
@@ -240,55 +241,93 @@ struct Builder {
     head: Vec<u32>,
     /// (byte, target, next edge of the same state).
     edges: Vec<(u8, u32, u32)>,
+    /// Per state, its edges (counted up to 255).
+    degree: Vec<u8>,
     root: Vec<u32>,
-    /// (state, byte) → edge, so a lookup does not walk a long list.
+    /// (state, byte) → edge for the states of more than [`LIST`] edges,
+    /// so that a lookup does not walk a long list. The others' lists are
+    /// walked: the states a value's construction visits are mostly the
+    /// newest, whose few edges are near one another, where a table of
+    /// every edge sent each probe of 10,000 tokens to memory.
     find: EdgeTable,
 }
 
-/// An open-addressing map from (state, byte) to an edge index.
+/// Edges a state may have and be looked up by its list.
+const LIST: u8 = 4;
+
+/// An open-addressing map from (state, byte) to an edge index, a key and
+/// its edge in one slot. It doubles past half full.
 struct EdgeTable {
-    keys: Vec<u64>,
-    edges: Vec<u32>,
-    mask: usize,
+    /// (key, edge); key 0 is an empty slot.
+    slots: Vec<(u64, u32)>,
+    len: usize,
 }
 
 impl EdgeTable {
-    fn new(edges: usize) -> EdgeTable {
-        let size = (2 * edges).max(16).next_power_of_two();
+    fn new() -> EdgeTable {
         EdgeTable {
-            keys: vec![0; size],
-            edges: vec![0; size],
-            mask: size - 1,
+            slots: vec![(0, 0); 1024],
+            len: 0,
         }
     }
 
     #[inline]
+    fn key(state: u32, byte: u8) -> u64 {
+        ((u64::from(state) << 8) | u64::from(byte)) + 1
+    }
+
+    #[inline]
     fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & (self.slots.len() - 1)
     }
 
     #[inline]
     fn get(&self, state: u32, byte: u8) -> Option<u32> {
-        let key = ((u64::from(state) << 8) | u64::from(byte)) + 1;
+        let key = Self::key(state, byte);
+        let mask = self.slots.len() - 1;
         let mut i = self.slot(key);
         loop {
-            match self.keys[i] {
-                0 => return None,
-                k if k == key => return Some(self.edges[i]),
-                _ => i = (i + 1) & self.mask,
+            match self.slots[i] {
+                (0, _) => return None,
+                (k, edge) if k == key => return Some(edge),
+                _ => i = (i + 1) & mask,
             }
         }
     }
 
     #[inline]
     fn insert(&mut self, state: u32, byte: u8, edge: u32) {
-        let key = ((u64::from(state) << 8) | u64::from(byte)) + 1;
-        let mut i = self.slot(key);
-        while self.keys[i] != 0 {
-            i = (i + 1) & self.mask;
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
         }
-        self.keys[i] = key;
-        self.edges[i] = edge;
+        self.put(Self::key(state, byte), edge);
+        self.len += 1;
+    }
+
+    fn put(&mut self, key: u64, edge: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        while self.slots[i].0 != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (key, edge);
+    }
+
+    /// Twice the slots; the old ones (whose keys hold value bytes) wiped.
+    fn grow(&mut self) {
+        let bigger = vec![(0, 0); 2 * self.slots.len()];
+        let mut old = std::mem::replace(&mut self.slots, bigger);
+        for &(key, edge) in old.iter().filter(|(key, _)| *key != 0) {
+            self.put(key, edge);
+        }
+        self.wipe_slots(&mut old);
+    }
+
+    fn wipe_slots(&self, slots: &mut [(u64, u32)]) {
+        for slot in slots.iter_mut() {
+            *slot = (0, 0);
+        }
+        std::hint::black_box(slots);
     }
 }
 
@@ -299,11 +338,9 @@ impl Drop for Builder {
             e.0 = 0;
         }
         wipe_slice(&mut self.root);
-        for k in &mut self.find.keys {
-            *k = 0;
-        }
+        let mut slots = std::mem::take(&mut self.find.slots);
+        self.find.wipe_slots(&mut slots);
         std::hint::black_box(&self.edges);
-        std::hint::black_box(&self.find.keys);
     }
 }
 
@@ -320,6 +357,7 @@ impl Builder {
         self.len.push(len);
         self.link.push(link);
         self.head.push(NONE);
+        self.degree.push(0);
         if id == ROOT {
             self.root = vec![NONE; 256];
         }
@@ -331,7 +369,24 @@ impl Builder {
             let to = self.root[byte as usize];
             return (to != NONE).then_some(to);
         }
-        self.find.get(state, byte).map(|e| self.edges[e as usize].1)
+        self.edge(state, byte).map(|e| self.edges[e as usize].1)
+    }
+
+    /// The edge of `state` (not the root) on `byte`.
+    #[inline]
+    fn edge(&self, state: u32, byte: u8) -> Option<u32> {
+        if self.degree[state as usize] > LIST {
+            return self.find.get(state, byte);
+        }
+        let mut e = self.head[state as usize];
+        while e != NONE {
+            let (b, _, next) = self.edges[e as usize];
+            if b == byte {
+                return Some(e);
+            }
+            e = next;
+        }
+        None
     }
 
     fn set(&mut self, state: u32, byte: u8, target: u32) {
@@ -339,14 +394,26 @@ impl Builder {
             self.root[byte as usize] = target;
             return;
         }
-        if let Some(e) = self.find.get(state, byte) {
+        if let Some(e) = self.edge(state, byte) {
             self.edges[e as usize].1 = target;
             return;
         }
         let id = self.edges.len() as u32;
-        self.edges.push((byte, target, self.head[state as usize]));
-        self.head[state as usize] = id;
-        self.find.insert(state, byte, id);
+        let s = state as usize;
+        self.edges.push((byte, target, self.head[s]));
+        self.head[s] = id;
+        self.degree[s] = self.degree[s].saturating_add(1);
+        if self.degree[s] == LIST + 1 {
+            // From now on by the table: every edge so far goes in.
+            let mut e = id;
+            while e != NONE {
+                let (b, _, next) = self.edges[e as usize];
+                self.find.insert(state, b, e);
+                e = next;
+            }
+        } else if self.degree[s] > LIST {
+            self.find.insert(state, byte, id);
+        }
     }
 
     /// A copy of `q` (its transitions too) of length `len`.
