@@ -116,7 +116,8 @@ impl Engine {
     /// Builds the automata. The secrets are already validated.
     pub(crate) fn build(secrets: &[Secret], same_length: bool) -> Engine {
         let mut all = Vec::with_capacity(secrets.len());
-        let (mut direct_bytes, mut view_bytes) = (0, 0);
+        // (patterns, bytes) of each table.
+        let (mut direct_room, mut view_room) = ((0, 0), (0, 0));
         for secret in secrets {
             // SPEC §1: the rules speak of the trimmed value only.
             let value = secret.trimmed_value();
@@ -135,15 +136,16 @@ impl Engine {
                 keep
             });
             for p in &patterns {
-                match p.form {
-                    Form::Base64 | Form::Hex => view_bytes += p.bytes.len(),
-                    _ => direct_bytes += p.bytes.len(),
-                }
+                let room = match p.form {
+                    Form::Base64 | Form::Hex => &mut view_room,
+                    _ => &mut direct_room,
+                };
+                *room = (room.0 + 1, room.1 + p.bytes.len());
             }
             all.push(patterns);
         }
-        let mut direct = TableBuilder::new(direct_bytes);
-        let mut view = TableBuilder::new(view_bytes);
+        let mut direct = TableBuilder::new(direct_room.0, direct_room.1);
+        let mut view = TableBuilder::new(view_room.0, view_room.1);
         for (index, patterns) in all.iter_mut().enumerate() {
             for p in patterns.iter_mut() {
                 match p.form {

@@ -4,12 +4,11 @@
 //! its prefix and then verified byte by byte against its bytes here, so the
 //! automaton's size does not grow with the values' length.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use crate::form::Form;
 
-use super::hash::IntHasher;
+use super::hash::{HashChains, IntHasher};
 use super::wipe::{self, Wiped};
 
 /// Bytes of a pattern the automaton holds.
@@ -25,15 +24,6 @@ pub(crate) struct Owner {
     /// For the CR/LF-free view: the owner when the match spans a line break
     /// (every such match is `wrapped`, so only the secret index decides).
     pub(crate) wrapped: u32,
-}
-
-/// What an automaton match of one prefix means, while the table is built.
-#[derive(Default)]
-struct Prefix {
-    /// The pattern that is this prefix, whole.
-    exact: Option<u32>,
-    /// The patterns that continue past it, to verify.
-    longer: Vec<u32>,
 }
 
 /// No pattern: in [`Table::exact`].
@@ -158,26 +148,24 @@ impl Table {
     }
 }
 
-type BytesHasher = BuildHasherDefault<IntHasher>;
-
 /// Builds a [`Table`]: patterns are added in compile order.
 pub(crate) struct TableBuilder {
     bytes: Wiped<u8>,
     spans: Vec<(u32, u32)>,
     owners: Vec<Owner>,
-    /// Hash of a pattern's bytes → ids with that hash.
-    index: HashMap<u64, Vec<u32>, BytesHasher>,
+    /// Pattern ids by a hash of their bytes.
+    index: HashChains,
 }
 
 impl TableBuilder {
-    /// Room for `total` pattern bytes (so the buffer never grows and leaves
-    /// a copy behind).
-    pub(crate) fn new(total: usize) -> TableBuilder {
+    /// Room for `patterns` patterns of `total` bytes in all (so the byte
+    /// buffer never grows and leaves a copy behind).
+    pub(crate) fn new(patterns: usize, total: usize) -> TableBuilder {
         TableBuilder {
             bytes: wipe::with_capacity(total),
-            spans: Vec::new(),
-            owners: Vec::new(),
-            index: HashMap::default(),
+            spans: Vec::with_capacity(patterns),
+            owners: Vec::with_capacity(patterns),
+            index: HashChains::with_capacity(patterns),
         }
     }
 
@@ -186,22 +174,20 @@ impl TableBuilder {
     /// secret, owns it.
     pub(crate) fn add(&mut self, bytes: &[u8], form: Form, secret: u32) {
         let hash = hash_bytes(bytes);
-        let ids = self.index.entry(hash).or_default();
-        let found = ids.iter().copied().find(|&id| {
+        let found = self.index.ids(hash).find(|&id| {
             let (from, to) = self.spans[id as usize];
             &self.bytes[from as usize..to as usize] == bytes
         });
         let id = match found {
             Some(id) => id,
             None => {
-                let id = self.spans.len() as u32;
+                let id = self.index.add(hash);
                 let span = keep(&mut self.bytes, self.spans.last().copied(), bytes);
                 self.spans.push(span);
                 self.owners.push(Owner {
                     plain: (form, secret),
                     wrapped: secret,
                 });
-                ids.push(id);
                 id
             }
         };
@@ -219,35 +205,56 @@ impl TableBuilder {
             mut owners,
             ..
         } = self;
-        // Grown one pattern at a time: up to twice the room needed.
+        // Fewer than counted when patterns repeat.
         spans.shrink_to_fit();
         owners.shrink_to_fit();
-        let mut prefixes: Vec<Prefix> = Vec::new();
-        let mut by_prefix: HashMap<u64, Vec<u32>, BytesHasher> = HashMap::default();
-        for (id, &(from, to)) in spans.iter().enumerate() {
-            let pattern = &bytes[from as usize..to as usize];
-            let prefix = &pattern[..pattern.len().min(PREFIX)];
-            let slot = by_prefix.entry(hash_bytes(prefix)).or_default();
-            let same = |&p: &u32| {
-                let q = &prefixes[p as usize];
-                let other = q.exact.or(q.longer.first().copied()).expect("non-empty");
-                let (f, t) = spans[other as usize];
-                let other = &bytes[f as usize..t as usize];
-                &other[..other.len().min(PREFIX)] == prefix
-            };
-            let p = match slot.iter().copied().find(same) {
-                Some(p) => p,
-                None => {
-                    prefixes.push(Prefix::default());
-                    slot.push(prefixes.len() as u32 - 1);
-                    prefixes.len() as u32 - 1
-                }
-            };
-            let entry = &mut prefixes[p as usize];
-            if pattern.len() <= PREFIX {
-                entry.exact = Some(id as u32);
-            } else {
-                entry.longer.push(id as u32);
+        // Each pattern's prefix id, the first pattern of each prefix (to
+        // compare prefixes by), and what the prefix is whole.
+        let pattern = |id: u32| {
+            let (from, to) = spans[id as usize];
+            &bytes[from as usize..to as usize]
+        };
+        let prefix = |id: u32| {
+            let p = pattern(id);
+            &p[..p.len().min(PREFIX)]
+        };
+        let mut prefix_of = Vec::with_capacity(spans.len());
+        let mut first: Vec<u32> = Vec::new();
+        let mut exact: Vec<u32> = Vec::new();
+        let mut by_prefix = HashChains::with_capacity(spans.len());
+        for id in 0..spans.len() as u32 {
+            let hash = hash_bytes(prefix(id));
+            let known = by_prefix
+                .ids(hash)
+                .find(|&p| prefix(first[p as usize]) == prefix(id));
+            let p = known.unwrap_or_else(|| {
+                first.push(id);
+                exact.push(NONE);
+                by_prefix.add(hash)
+            });
+            if pattern(id).len() <= PREFIX {
+                exact[p as usize] = id;
+            }
+            prefix_of.push(p);
+        }
+        drop(by_prefix);
+        // The longer patterns of each prefix, flat, in id order.
+        let is_longer = |id: usize| pattern(id as u32).len() > PREFIX;
+        let mut longer_from = vec![0u32; first.len() + 1];
+        for (id, &p) in prefix_of.iter().enumerate() {
+            if is_longer(id) {
+                longer_from[p as usize + 1] += 1;
+            }
+        }
+        for i in 1..longer_from.len() {
+            longer_from[i] += longer_from[i - 1];
+        }
+        let mut longer = vec![0u32; longer_from[first.len()] as usize];
+        let mut next = longer_from.clone();
+        for (id, &p) in prefix_of.iter().enumerate() {
+            if is_longer(id) {
+                longer[next[p as usize] as usize] = id as u32;
+                next[p as usize] += 1;
             }
         }
         let periods = spans
@@ -257,15 +264,6 @@ impl TableBuilder {
                 (period.r << 5) | (period.q - 1)
             })
             .collect();
-        let mut exact = Vec::with_capacity(prefixes.len());
-        let mut longer_from = Vec::with_capacity(prefixes.len() + 1);
-        let mut longer = Vec::with_capacity(prefixes.iter().map(|p| p.longer.len()).sum());
-        for prefix in &prefixes {
-            exact.push(prefix.exact.unwrap_or(NONE));
-            longer_from.push(longer.len() as u32);
-            longer.extend_from_slice(&prefix.longer);
-        }
-        longer_from.push(longer.len() as u32);
         // Shared bytes leave room unused: copied to a buffer of their
         // length (the first one is wiped as it goes).
         let bytes = if bytes.len() < bytes.capacity() {
