@@ -16,35 +16,46 @@ const _: () = assert!(MAX_STRIDE <= 32);
 /// some pattern, behind a one-hash bitmap that rejects almost every other
 /// gram with one memory access. A hit gives the start positions to verify,
 /// at most one per offset however many patterns share the gram (keys that
-/// share a header share its grams). A gram is kept as a 27-bit fingerprint
-/// beside its offset (5 bits) in one word, an entry per (gram, offset):
-/// grams that share a fingerprint share their offsets, which costs a
-/// verification now and then (every start is verified), never a miss.
-/// Entries are sorted and found through buckets by their top bits, a few
-/// entries a bucket: one or two cache lines a lookup, where a binary
-/// search over the entries of 10,000 secrets took a dozen.
+/// share a header share its grams). An entry per (gram, offset), in one
+/// word: the gram's hash picks its bucket by its top bits, and the entry
+/// keeps the next 27 bits (the tag) beside the offset (5 bits), so that a
+/// gram is told apart by the bucket's bits and the tag's, 45 of them at
+/// 10,000 tokens (with the bucket's bits in the tag as well, one sampled
+/// gram in a hundred met a tag of the 1.4 million entries there, and was
+/// counted and walked in vain). Grams that share a bucket and a tag share
+/// their offsets, which costs a verification now and then (every start is
+/// verified), never a miss. A bucket holds a few entries: one or two cache
+/// lines a lookup, where a binary search over the entries of 10,000
+/// secrets took a dozen.
 pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
     bits: Bitmap,
-    /// While building: each entry, room reserved by the caller.
-    building: Wiped<u32>,
-    /// `fingerprint << 5 | offset`, sorted and distinct (each made from 8
-    /// bytes of a pattern: wiped).
+    /// While building: each gram's hash with the offset in its low 5
+    /// bits (below the bucket's and the tag's), room reserved by the
+    /// caller.
+    building: Wiped<u64>,
+    /// `tag << 5 | offset`, by bucket, sorted and distinct within one
+    /// (each made from 8 bytes of a pattern: wiped).
     entries: Wiped<u32>,
-    /// The entries whose top `bucket_bits` bits are `b` are
-    /// `entries[buckets[b]..buckets[b + 1]]`.
+    /// The entries of the grams whose hash has `b` in its top
+    /// `bucket_bits` bits are `entries[buckets[b]..buckets[b + 1]]`.
     buckets: Vec<u32>,
     bucket_bits: u32,
 }
 
 /// Bits of the bitmap an entry sets one of.
 const BITS_PER_ENTRY: usize = 16;
-/// Bits of an entry that hold the fingerprint.
-const PRINT_BITS: u32 = 27;
-/// Entries a bucket, at least, on average (and under twice as many): the
-/// buckets take at most a byte an entry, and a bucket fits a cache line.
-const PER_BUCKET: usize = 4;
+/// Bits of a gram's hash an entry keeps, after the bucket's.
+const TAG_BITS: u32 = 27;
+/// Insertions a bucket, on average, at least (and under twice as many):
+/// about half of them repeat another (a value's base64 core and tails
+/// share their first grams), so a bucket holds a few entries and the
+/// buckets take about a byte an entry.
+const PER_BUCKET: usize = 8;
+// The bucket's bits (at most 32), the tag and the offset fit a hash of 64
+// bits.
+const _: () = assert!(32 + TAG_BITS + 5 <= 64);
 
 impl GramIndex {
     /// An index with room for `grams` insertions.
@@ -68,45 +79,50 @@ impl GramIndex {
             "room counted ahead"
         );
         debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
-        let entry = fingerprint(gram(bytes)) << 5 | offset as u32;
-        self.building.push(entry);
+        self.building
+            .push(first_hash(gram(bytes)) & !31 | offset as u64);
     }
 
-    /// Sorts the entries, then builds the buckets and the bitmap. At 16
-    /// bits an entry about one gram in 16 of those not held passes it and
-    /// looks in its bucket: a cache line or two, at one sampled position
-    /// in 16 × the stride.
+    /// Lays the entries out by bucket (a counting pass), each bucket
+    /// sorted and without repeats, then builds the bitmap.
     pub(crate) fn finish(mut self) -> GramIndex {
-        radix_sort(&mut self.building);
-        let distinct = {
-            let mut n = 0;
-            let mut last = None;
-            for &key in self.building.iter() {
-                if last != Some(key) {
-                    n += 1;
-                    last = Some(key);
+        let keys = std::mem::replace(&mut self.building, wipe::with_capacity(0));
+        self.bucket_bits = (keys.len() / PER_BUCKET).max(1).ilog2().min(32);
+        let buckets = 1usize << self.bucket_bits;
+        let mut starts = vec![0u32; buckets + 1];
+        for &key in keys.iter() {
+            starts[self.bucket_of(key) + 1] += 1;
+        }
+        for b in 0..buckets {
+            starts[b + 1] += starts[b];
+        }
+        let mut by_bucket: Wiped<u32> = wipe::with_capacity(keys.len());
+        by_bucket.resize(keys.len(), 0);
+        let mut next = starts.clone();
+        for &key in keys.iter() {
+            let slot = &mut next[self.bucket_of(key)];
+            by_bucket[*slot as usize] = entry_of(key, self.bucket_bits);
+            *slot += 1;
+        }
+        drop(keys);
+        // Each bucket sorted and its repeats dropped, in place: an entry
+        // only moves down.
+        let mut kept = 0;
+        for b in 0..buckets {
+            let (from, to) = (starts[b] as usize, starts[b + 1] as usize);
+            by_bucket[from..to].sort_unstable();
+            starts[b] = kept as u32;
+            for i in from..to {
+                if i == from || by_bucket[i] != by_bucket[i - 1] {
+                    by_bucket[kept] = by_bucket[i];
+                    kept += 1;
                 }
             }
-            n
-        };
-        let mut entries = wipe::with_capacity(distinct);
-        for &key in self.building.iter() {
-            if entries.last() != Some(&key) {
-                entries.push(key);
-            }
         }
-        self.building = wipe::with_capacity(0);
-        self.bucket_bits = (entries.len() / PER_BUCKET).max(1).ilog2().min(PRINT_BITS);
-        let buckets = 1usize << self.bucket_bits;
-        let mut starts = Vec::with_capacity(buckets + 1);
-        let mut at = 0;
-        for bucket in 0..buckets {
-            while at < entries.len() && self.bucket_of(entries[at]) < bucket {
-                at += 1;
-            }
-            starts.push(at as u32);
-        }
-        starts.push(entries.len() as u32);
+        starts[buckets] = kept as u32;
+        let mut entries = wipe::with_capacity(kept);
+        entries.extend_from_slice(&by_bucket[..kept]);
+        drop(by_bucket);
         self.buckets = starts;
         self.bits = Bitmap::with_bits(entries.len() * BITS_PER_ENTRY);
         for &entry in entries.iter() {
@@ -116,35 +132,37 @@ impl GramIndex {
         self
     }
 
+    /// The bucket of a gram's hash (or of a building key): its top bits.
     #[inline(always)]
-    fn bucket_of(&self, entry: u32) -> usize {
+    fn bucket_of(&self, hash: u64) -> usize {
         // `checked_shr`: no bits, one bucket.
-        (entry.checked_shr(32 - self.bucket_bits).unwrap_or(0)) as usize
+        hash.checked_shr(64 - self.bucket_bits).unwrap_or(0) as usize
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    /// The offsets at which `gram` (or a gram with its fingerprint) occurs
-    /// in a pattern, a bit each; almost always answered by the bitmap
-    /// alone.
+    /// The offsets at which `gram` (or a gram of the same bucket and tag)
+    /// occurs in a pattern, a bit each; almost always answered by the
+    /// bitmap alone.
     #[inline(always)]
     pub(crate) fn get(&self, gram: u64) -> u64 {
-        let print = fingerprint(gram);
-        if !self.bits.get(bitmap_hash(print)) {
+        let hash = first_hash(gram);
+        let tag = entry_of(hash, self.bucket_bits) >> 5;
+        if !self.bits.get(bitmap_hash(tag)) {
             return 0;
         }
-        self.offsets_of(print)
+        self.offsets_of(hash, tag)
     }
 
-    /// The offsets of the entries of fingerprint `print`.
-    fn offsets_of(&self, print: u32) -> u64 {
-        let bucket = self.bucket_of(print << 5);
+    /// The offsets of the entries of `tag` in the bucket of `hash`.
+    fn offsets_of(&self, hash: u64, tag: u32) -> u64 {
+        let bucket = self.bucket_of(hash);
         let (from, to) = (self.buckets[bucket], self.buckets[bucket + 1]);
         let mut offsets = 0;
         for &entry in &self.entries[from as usize..to as usize] {
-            match (entry >> 5).cmp(&print) {
+            match (entry >> 5).cmp(&tag) {
                 std::cmp::Ordering::Less => {}
                 std::cmp::Ordering::Equal => offsets |= 1 << (entry & 31),
                 std::cmp::Ordering::Greater => break,
@@ -158,48 +176,18 @@ impl GramIndex {
     }
 }
 
-/// Sorts keys of 32 bits (a fingerprint and an offset) in three passes of
-/// 11 bits: linear, where a comparison sort of the millions of keys of
-/// 10,000 secrets was a fifth of compiling them. The scratch buffer is
-/// wiped, like the keys.
-fn radix_sort(keys: &mut Wiped<u32>) {
-    const BITS: u32 = 11;
-    const _: () = assert!(3 * BITS >= PRINT_BITS + 5, "three passes cover a key");
-    let mut scratch: Wiped<u32> = wipe::with_capacity(keys.len());
-    scratch.resize(keys.len(), 0);
-    let mut counts = vec![0usize; 1 << BITS];
-    let (mut from, mut to) = (keys, &mut scratch);
-    for pass in 0..3 {
-        let digit = |key: u32| ((key >> (pass * BITS)) & ((1 << BITS) - 1)) as usize;
-        counts.fill(0);
-        for &key in from.iter() {
-            counts[digit(key)] += 1;
-        }
-        let mut sum = 0;
-        for count in counts.iter_mut() {
-            (*count, sum) = (sum, sum + *count);
-        }
-        for &key in from.iter() {
-            let slot = &mut counts[digit(key)];
-            to[*slot] = key;
-            *slot += 1;
-        }
-        std::mem::swap(&mut from, &mut to);
-    }
-    // After an odd number of passes the sorted keys are in the scratch.
-    to.copy_from_slice(from);
+/// The entry of a gram's hash (or of a building key, whose low 5 bits are
+/// the offset): the tag, the 27 bits after the bucket's, and the offset.
+#[inline(always)]
+fn entry_of(hash: u64, bucket_bits: u32) -> u32 {
+    let tag = ((hash << bucket_bits) >> (64 - TAG_BITS)) as u32;
+    tag << 5 | (hash & 31) as u32
 }
 
-/// A gram's fingerprint: the top [`PRINT_BITS`] bits of its first hash.
+/// The bitmap's hash of a tag.
 #[inline(always)]
-fn fingerprint(gram: u64) -> u32 {
-    (first_hash(gram) >> (64 - PRINT_BITS)) as u32
-}
-
-/// The bitmap's hash of a fingerprint (independent of its bits above).
-#[inline(always)]
-fn bitmap_hash(print: u32) -> u64 {
-    u64::from(print).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+fn bitmap_hash(tag: u32) -> u64 {
+    u64::from(tag).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 /// The grams of the values, as a Bloom filter only (32 bits of room a
@@ -463,25 +451,6 @@ mod tests {
                 others < 100,
                 "{grams} grams: {others} of 100,000 others hit"
             );
-        }
-    }
-
-    #[test]
-    fn radix_sort_sorts() {
-        let mut seed = 0x1234_5678_u64;
-        for len in [0, 1, 2, 100, 10_000] {
-            let mut keys: Wiped<u32> = wipe::with_capacity(len);
-            for _ in 0..len {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                // Few distinct keys at times, so that equal ones meet.
-                keys.push((seed >> 32) as u32 % if len == 100 { 7 } else { u32::MAX });
-            }
-            let mut expected = keys.to_vec();
-            expected.sort_unstable();
-            radix_sort(&mut keys);
-            assert_eq!(*keys, expected);
         }
     }
 
