@@ -442,7 +442,7 @@ mod tests {
             let index = index.finish();
             assert_eq!(index.is_empty(), grams == 0);
             for &(word, offsets) in &expected {
-                // A gram that shares a fingerprint may add offsets, never
+                // A gram that shares a bucket and a tag may add offsets, never
                 // take one away.
                 assert_eq!(index.get(word) & offsets, offsets, "{grams} grams");
             }
