@@ -534,13 +534,7 @@ mod tests {
             Secret::new("B", "tok_0123456789abcdef"),
         ];
         let engine = Engine::build(&secrets, false);
-        let mut seed = 0x5eed_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::engine::xorshift(0x5eed_u64);
         // Text with line breaks often, and now and then the start of a
         // pattern (raw, base64 and hex of a value) so that some positions
         // could start one.

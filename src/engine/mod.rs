@@ -9,6 +9,7 @@ mod candidates;
 mod filter;
 mod fragments;
 mod hash;
+mod layout;
 pub(crate) mod matcher;
 mod opens;
 mod seeds;
@@ -247,4 +248,15 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {
     matches!(bytes.first(), Some(b'\r' | b'\n'))
+}
+
+/// A small deterministic generator for the engine's unit tests (xorshift).
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
 }

@@ -5,11 +5,12 @@
 //! automata are then stepped only over the last stretch of a large push, to
 //! know exactly what to hold back.
 
+use super::layout;
 use super::wipe::{self, Wiped};
 
 pub(crate) const GRAM: usize = 8;
 pub(crate) const MAX_STRIDE: usize = 32;
-// An offset is a bit of a `u32` and fits 5 bits of a sort key.
+// An offset is a bit of a `u32` and fits the 5 low bits of an entry.
 const _: () = assert!(MAX_STRIDE <= 32);
 
 /// Grams of a pattern set, each with the offsets at which it occurs in
@@ -89,21 +90,11 @@ impl GramIndex {
         let keys = std::mem::replace(&mut self.building, wipe::with_capacity(0));
         self.bucket_bits = (keys.len() / PER_BUCKET).max(1).ilog2().min(32);
         let buckets = 1usize << self.bucket_bits;
-        let mut starts = vec![0u32; buckets + 1];
-        for &key in keys.iter() {
-            starts[self.bucket_of(key) + 1] += 1;
-        }
-        for b in 0..buckets {
-            starts[b + 1] += starts[b];
-        }
         let mut by_bucket: Wiped<u32> = wipe::with_capacity(keys.len());
-        by_bucket.resize(keys.len(), 0);
-        let mut next = starts.clone();
-        for &key in keys.iter() {
-            let slot = &mut next[self.bucket_of(key)];
-            by_bucket[*slot as usize] = entry_of(key, self.bucket_bits);
-            *slot += 1;
-        }
+        let items = keys
+            .iter()
+            .map(|&key| (self.bucket_of(key), entry_of(key, self.bucket_bits)));
+        let mut starts = layout::by_group(buckets, items, &mut by_bucket);
         drop(keys);
         // Each bucket sorted and its repeats dropped, in place: an entry
         // only moves down.
@@ -120,9 +111,8 @@ impl GramIndex {
             }
         }
         starts[buckets] = kept as u32;
-        let mut entries = wipe::with_capacity(kept);
-        entries.extend_from_slice(&by_bucket[..kept]);
-        drop(by_bucket);
+        by_bucket.truncate(kept);
+        let entries = wipe::exact(by_bucket);
         self.buckets = starts;
         self.bits = Bitmap::with_bits(entries.len() * BITS_PER_ENTRY);
         for &entry in entries.iter() {
@@ -383,13 +373,7 @@ mod tests {
 
     #[test]
     fn gram_set_holds_every_gram_and_few_others() {
-        let mut seed = 0x0b10_0f11_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::engine::xorshift(0x0b10_0f11_u64);
         // Text-like bytes (ASCII letters), as the filters see. A small set
         // (two bits a gram) and one past LARGE (four).
         let mut letters =
@@ -416,13 +400,7 @@ mod tests {
 
     #[test]
     fn gram_index_gives_every_offset_of_a_gram() {
-        let mut seed = 0x9a3e_1d00_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::engine::xorshift(0x9a3e_1d00_u64);
         // No entry, one (a single bucket), and enough for many buckets;
         // some grams at several offsets.
         for grams in [0, 1, 3, 5_000] {
@@ -431,7 +409,7 @@ mod tests {
             for _ in 0..grams {
                 let word = next();
                 let mut offsets = 1u64 << (next() % 32);
-                if next() % 4 == 0 {
+                if next().is_multiple_of(4) {
                     offsets |= 1 << (next() % 32);
                 }
                 for offset in (0..32).filter(|o| offsets >> o & 1 == 1) {

@@ -12,6 +12,7 @@ use crate::FRAGMENT;
 use crate::form::Form;
 
 use super::hash::IntMap;
+use super::layout;
 use super::wipe::{self, Wiped};
 
 pub(crate) struct SuffixAutomaton {
@@ -87,19 +88,13 @@ impl SuffixAutomaton {
         // where a comparison sort through the lengths was the slowest part
         // of compiling many secrets.
         let longest = b.len.iter().copied().max().unwrap_or(0) as usize;
-        let mut starts = vec![0u32; longest + 2];
-        for &len in &b.len {
-            starts[longest - len as usize + 1] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
-        }
-        let mut order = vec![0u32; b.len.len()];
-        for (state, &len) in b.len.iter().enumerate() {
-            let slot = &mut starts[longest - len as usize];
-            order[*slot as usize] = state as u32;
-            *slot += 1;
-        }
+        let by_length = b.len.iter().enumerate();
+        let mut order = Vec::with_capacity(b.len.len());
+        layout::by_group(
+            longest + 1,
+            by_length.map(|(state, &len)| (longest - len as usize, state as u32)),
+            &mut order,
+        );
         for &s in &order {
             let parent = b.link[s as usize];
             if parent != NONE {
@@ -320,35 +315,17 @@ impl EdgeTable {
         for &(key, edge) in old.iter().filter(|(key, _)| *key != 0) {
             self.put(key, edge);
         }
-        self.wipe_slots(&mut old);
-    }
-
-    fn wipe_slots(&self, slots: &mut [(u64, u32)]) {
-        for slot in slots.iter_mut() {
-            *slot = (0, 0);
-        }
-        std::hint::black_box(slots);
+        wipe::zero(&mut old);
     }
 }
 
 impl Drop for Builder {
     fn drop(&mut self) {
         // The edges spell the values.
-        for e in &mut self.edges {
-            e.0 = 0;
-        }
-        wipe_slice(&mut self.root);
-        let mut slots = std::mem::take(&mut self.find.slots);
-        self.find.wipe_slots(&mut slots);
-        std::hint::black_box(&self.edges);
+        wipe::zero(&mut self.edges);
+        wipe::zero(&mut self.root);
+        wipe::zero(&mut self.find.slots);
     }
-}
-
-fn wipe_slice(s: &mut [u32]) {
-    for x in s.iter_mut() {
-        *x = 0;
-    }
-    std::hint::black_box(s);
 }
 
 impl Builder {
@@ -511,10 +488,7 @@ impl Builder {
             first: edge_bytes.len() as u32,
             ..State::default()
         });
-        for e in &mut row {
-            e.0 = 0;
-        }
-        std::hint::black_box(&row);
+        wipe::zero(&mut row);
         let mut root = wipe::with_capacity(256);
         root.extend_from_slice(&self.root);
         self.head = Vec::new();

@@ -9,6 +9,7 @@ use std::hash::Hasher;
 use crate::form::Form;
 
 use super::hash::{HashChains, IntHasher};
+use super::layout;
 use super::wipe::{self, Wiped};
 
 /// Bytes of a pattern the automaton holds.
@@ -239,24 +240,13 @@ impl TableBuilder {
         }
         drop(by_prefix);
         // The longer patterns of each prefix, flat, in id order.
-        let is_longer = |id: usize| pattern(id as u32).len() > PREFIX;
-        let mut longer_from = vec![0u32; first.len() + 1];
-        for (id, &p) in prefix_of.iter().enumerate() {
-            if is_longer(id) {
-                longer_from[p as usize + 1] += 1;
-            }
-        }
-        for i in 1..longer_from.len() {
-            longer_from[i] += longer_from[i - 1];
-        }
-        let mut longer = vec![0u32; longer_from[first.len()] as usize];
-        let mut next = longer_from.clone();
-        for (id, &p) in prefix_of.iter().enumerate() {
-            if is_longer(id) {
-                longer[next[p as usize] as usize] = id as u32;
-                next[p as usize] += 1;
-            }
-        }
+        let longer_of = prefix_of
+            .iter()
+            .enumerate()
+            .filter(|&(id, _)| pattern(id as u32).len() > PREFIX)
+            .map(|(id, &p)| (p as usize, id as u32));
+        let mut longer = Vec::new();
+        let longer_from = layout::by_group(first.len(), longer_of, &mut longer);
         let periods = spans
             .iter()
             .map(|&(from, to)| {
@@ -264,15 +254,8 @@ impl TableBuilder {
                 (period.r << 5) | (period.q - 1)
             })
             .collect();
-        // Shared bytes leave room unused: copied to a buffer of their
-        // length (the first one is wiped as it goes).
-        let bytes = if bytes.len() < bytes.capacity() {
-            let mut exact = wipe::with_capacity(bytes.len());
-            exact.extend_from_slice(&bytes);
-            exact
-        } else {
-            bytes
-        };
+        // Shared bytes leave room unused.
+        let bytes = wipe::exact(bytes);
         Table {
             bytes,
             spans,

@@ -11,3 +11,25 @@ where
 {
     zeroize::Zeroizing::new(Vec::with_capacity(n))
 }
+
+/// `buffer` in a wiped buffer of exactly its length (a growing or
+/// shrinking `Vec` would free a copy unwiped): the old one is wiped as it
+/// goes.
+pub(crate) fn exact<T: Copy>(buffer: Wiped<T>) -> Wiped<T>
+where
+    Vec<T>: zeroize::Zeroize,
+{
+    if buffer.len() == buffer.capacity() {
+        return buffer;
+    }
+    let mut exact = with_capacity(buffer.len());
+    exact.extend_from_slice(&buffer);
+    exact
+}
+
+/// Zeroes `slice` (a buffer that is not a [`Wiped`], on drop), so that the
+/// compiler cannot leave the stores out.
+pub(crate) fn zero<T: Copy + Default>(slice: &mut [T]) {
+    slice.fill(T::default());
+    std::hint::black_box(slice);
+}

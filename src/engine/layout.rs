@@ -1,0 +1,48 @@
+//! Items laid out by group in one counting pass (a flat "compressed rows"
+//! layout): group `g`'s items are `out[starts[g]..starts[g + 1]]`, in the
+//! order they came. Linear in the items and the groups, where a list per
+//! group is an allocation each and a comparison sort is n log n; the
+//! suffix automaton's states by length, a table's longer patterns by
+//! prefix and the seed index's entries by bucket are laid out so.
+
+/// Lays `items` (group, item), every group below `groups`, out into `out`
+/// (cleared first; with room for them all, it does not grow, so a wiped
+/// buffer leaves no copy behind) and returns the `groups + 1` starts.
+/// `items` is read twice: once to count, once to place.
+pub(crate) fn by_group<T: Copy + Default>(
+    groups: usize,
+    items: impl Iterator<Item = (usize, T)> + Clone,
+    out: &mut Vec<T>,
+) -> Vec<u32> {
+    let mut starts = vec![0u32; groups + 1];
+    for (group, _) in items.clone() {
+        starts[group + 1] += 1;
+    }
+    for g in 0..groups {
+        starts[g + 1] += starts[g];
+    }
+    out.clear();
+    out.resize(starts[groups] as usize, T::default());
+    let mut next = starts.clone();
+    for (group, item) in items {
+        out[next[group] as usize] = item;
+        next[group] += 1;
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_in_order_of_arrival() {
+        let items = [(2, 'a'), (0, 'b'), (2, 'c'), (3, 'd'), (0, 'e')];
+        let mut out = Vec::new();
+        let starts = by_group(5, items.iter().copied(), &mut out);
+        assert_eq!(starts, [0, 2, 2, 4, 5, 5]);
+        assert_eq!(out, ['b', 'e', 'a', 'c', 'd']);
+        let starts = by_group(0, std::iter::empty::<(usize, u8)>(), &mut Vec::new());
+        assert_eq!(starts, [0]);
+    }
+}
