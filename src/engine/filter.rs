@@ -11,7 +11,7 @@ use super::candidates::Candidates;
 use super::fragments::Run;
 use super::matcher::{Input, view_owner};
 use super::opens::{Open, Opens};
-use super::seeds::{GRAM, MAX_STRIDE, gram, view_gram};
+use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, view_gram};
 use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
@@ -66,31 +66,29 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
     let window_prefixes = len.saturating_sub(FRAGMENT - 1);
     let next_break =
         |from: usize| memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(len, |i| from + i);
-    let starts = |at: usize| engine.starts.may_hold(gram(&input[at..]));
-    let window_prefix =
-        |at: usize| at >= window_prefixes && engine.value_grams.may_hold(gram(&input[at..]));
+    // Whether a pattern's first gram, or (within the last 15 bytes) a
+    // window's proper prefix, may start at `at`, where `word` starts.
+    let may_start = |at: usize, word: u64| {
+        engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
+    };
     // The first CR or LF at or after `at`.
     let mut line_break = next_break(tail);
     let mut at = tail;
     while at < words {
         // Up to `clean`, a word holds no line break: it is its own view.
         let clean = line_break.saturating_sub(GRAM - 1).clamp(at, words);
-        let plain = window_prefixes.clamp(at, clean);
-        if let Some(i) = input[at..plain + GRAM - 1]
-            .windows(GRAM)
-            .position(|w| engine.starts.may_hold(gram(w)))
-        {
-            return at + i;
-        }
-        if let Some(found) = (plain..clean).find(|&at| starts(at) || window_prefix(at)) {
-            return found;
+        while at < clean {
+            let word = gram_at(input, at).expect("8 bytes before `words`");
+            if may_start(at, word) {
+                return at;
+            }
+            at += 1;
         }
         // Words that hold the line break, then the break itself.
-        at = clean;
         while at < words && at < line_break {
             // On the view, the first 8 view bytes from here.
-            if starts(at)
-                || window_prefix(at)
+            let word = gram(&input[at..]);
+            if may_start(at, word)
                 || view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
             {
                 return at;
@@ -182,8 +180,7 @@ fn filter_direct(
     }
     let mut at = 0;
     let mut verifier = Verifier::new(false);
-    while at + GRAM <= input.len() {
-        let word = gram(&input[at..]);
+    while let Some(word) = gram_at(input, at) {
         if !engine.direct_any.may_hold(word) {
             at += index.stride;
             continue;
