@@ -7,6 +7,7 @@ use zeroize::Zeroize;
 
 use crate::FRAGMENT;
 use crate::engine::Engine;
+use crate::engine::append::append;
 use crate::engine::matcher::Matcher;
 use crate::error::StreamError;
 use crate::form::Hit;
@@ -159,7 +160,7 @@ impl Stream {
             self.held.zeroize();
             self.held = bigger;
         }
-        self.held.extend_from_slice(piece);
+        append(&mut self.held, piece);
     }
 
     /// Decides everything held, as at the end of the input.
@@ -173,7 +174,12 @@ impl Stream {
     /// started.
     fn release(&mut self, base: u64) {
         let decided = (self.matcher.decided() - base) as usize;
-        self.held.drain(..decided);
+        if decided == self.held.len() {
+            // Most pushes decide all they hold: nothing to move down.
+            self.held.clear();
+        } else {
+            self.held.drain(..decided);
+        }
     }
 
     fn check(&self) -> Result<(), StreamError> {

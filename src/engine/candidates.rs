@@ -68,7 +68,20 @@ impl Candidates {
     /// The leftmost candidate. A fragment of a stretch is raw or a fragment
     /// by what `sam` says of it; none starts where `line_break` says the
     /// input has a CR or LF.
+    #[inline]
     pub(crate) fn first(
+        &mut self,
+        sam: &SuffixAutomaton,
+        line_break: impl Fn(u64) -> bool,
+    ) -> Option<(u64, Candidate)> {
+        // Every push asks: most hold no candidate.
+        if self.by_start.is_empty() && self.stretches.is_empty() {
+            return None;
+        }
+        self.leftmost(sam, line_break)
+    }
+
+    fn leftmost(
         &mut self,
         sam: &SuffixAutomaton,
         line_break: impl Fn(u64) -> bool,

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use aho_corasick::automaton::StateID;
 
 use super::Engine;
+use super::append::append;
 use super::candidates::{Candidate, Candidates};
 use super::filter::{self, TAIL};
 use super::fragments::{Run, Stretch};
@@ -192,7 +193,9 @@ impl Matcher {
     /// before is exact, so only the last bytes held are filtered again: the
     /// opens that started before them and the fragment run go on from
     /// there, and bytes held for a long candidate are not read again at
-    /// every push.
+    /// every push. Not inlined: `feed` stays small for the pushes of a
+    /// few bytes, which never come here.
+    #[inline(never)]
     fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
         let held = (self.end - self.decided) as usize;
         self.end = input.end();
@@ -303,7 +306,9 @@ impl Matcher {
         self.run_end = self.run_end.max(self.end);
     }
 
-    /// Prefixes of the direct automaton ending at `at`.
+    /// Prefixes of the direct automaton ending at `at` (rare: out of the
+    /// stepper's loop).
+    #[inline(never)]
     fn direct_matches(&mut self, engine: &Engine, at: u64) {
         for (id, len) in engine.direct.matches(self.direct_state) {
             let start = at + 1 - len as u64;
@@ -326,7 +331,9 @@ impl Matcher {
         }
     }
 
-    /// Prefixes of the view automaton whose last byte is at `at`.
+    /// Prefixes of the view automaton whose last byte is at `at` (rare: out
+    /// of the stepper's loop).
+    #[inline(never)]
     fn view_matches(&mut self, engine: &Engine, at: u64) {
         for (id, len) in engine.view.matches(self.view_state) {
             let Some(start) = self.view_start(at, len as u64) else {
@@ -383,6 +390,7 @@ impl Matcher {
     /// Offers the fragments of the run that cannot grow any more, and
     /// returns the earliest start from which a fragment could still be
     /// open: a growing one, or a proper prefix of a window.
+    #[inline]
     fn settle_run(&mut self, engine: &Engine, input: Input<'_>) -> Option<u64> {
         let Matcher {
             run,
@@ -414,6 +422,7 @@ impl Matcher {
 
     /// The earliest position at or after `decided` where the input so far
     /// could still become a candidate longer than any complete one there.
+    #[inline]
     fn pending(
         &mut self,
         engine: &Engine,
@@ -484,7 +493,7 @@ impl Matcher {
             }
             let from = input.index(start);
             let to = from + best.len as usize;
-            out.extend_from_slice(&input.bytes[emitted..from]);
+            append(out, &input.bytes[emitted..from]);
             self.replace(engine, &best, &input.bytes[from..to], out);
             emitted = to;
             let end = start + best.len;
@@ -501,7 +510,7 @@ impl Matcher {
             None => input.bytes.len(),
         };
         if stop > emitted {
-            out.extend_from_slice(&input.bytes[emitted..stop]);
+            append(out, &input.bytes[emitted..stop]);
             self.advance_to(engine, input.base + stop as u64);
         }
     }

@@ -4,6 +4,7 @@
 //! prefix, the suffix automaton of every value for fragments, and the seed
 //! filters for large pushes. [`matcher::Matcher`] runs them.
 
+pub(crate) mod append;
 mod automaton;
 mod candidates;
 mod filter;

@@ -133,8 +133,10 @@ impl Opens {
     }
 
     /// Reads the (view) byte at `at`: each open either takes it, completes
-    /// (`complete(id, start)`) or fails.
-    #[inline]
+    /// (`complete(id, start)`) or fails. Not inlined: the stepper calls it
+    /// only when something is open, and inlined it made the stepper load
+    /// the tables' fields ahead of every scan, a byte long or not.
+    #[inline(never)]
     pub(crate) fn step(&mut self, table: &Table, byte: u8, mut complete: impl FnMut(u32, u64)) {
         self.list
             .retain_mut(|group| group.step(table, byte, &mut complete));
