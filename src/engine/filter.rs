@@ -84,12 +84,17 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
     while at < words {
         // Up to `clean`, a word holds no line break: it is its own view.
         let clean = line_break.saturating_sub(GRAM - 1).clamp(at, words);
-        while at < clean {
-            let word = gram_at(input, at).expect("8 bytes before `words`");
-            if may_start(at, word) {
-                return at;
+        if at < clean {
+            // The words from `at` to `clean`, as windows: no bounds check
+            // a position.
+            let words = input[at..clean + GRAM - 1].windows(GRAM);
+            if let Some(i) = words
+                .enumerate()
+                .position(|(i, w)| may_start(at + i, gram(w)))
+            {
+                return at + i;
             }
-            at += 1;
+            at = clean;
         }
         // Words that hold the line break, then the break itself.
         while at < words && at < line_break {
