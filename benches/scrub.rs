@@ -155,6 +155,11 @@ struct Row {
     every_patterns: usize,
     every_build_ms: f64,
     every_memory_mib: f64,
+    /// `bytes` at 100 × 40 B, in this shape's rounds (cross-shape targets).
+    reference_bytes: Option<f64>,
+    /// Compile of 1,000 tokens per value byte, in this shape's rounds (the
+    /// linearity target, at 10,000 tokens).
+    compile_ref_us_per_byte: Option<f64>,
 }
 
 fn mb_per_s(len: usize, time: Duration) -> f64 {
@@ -181,13 +186,22 @@ fn main() {
     let only: Option<Vec<usize>> = std::env::var("SCRUB_BENCH_SHAPES")
         .ok()
         .map(|v| v.split(',').filter_map(|i| i.trim().parse().ok()).collect());
+    // The shape the cross-shape targets divide by (`bytes` at 100 × 40 B),
+    // measured again in the rounds of each shape that needs it, so that a
+    // change in the host's speed between shapes does not enter the ratio.
+    let options = Options::new(RULES_VERSION);
+    let reference = Reference {
+        scrubber: compile(&universe[..REFERENCE_TOKENS], &options).expect("compile"),
+        input: &mixed.bytes,
+        tokens: &universe[..1_000.min(universe.len())],
+    };
     let rows: Vec<Row> = SHAPES
         .iter()
         .enumerate()
         .filter(|(i, _)| only.as_ref().is_none_or(|only| only.contains(i)))
         .map(|(_, shape)| {
             let row = if shape.tokens {
-                measure(&plan, shape, &universe[..shape.secrets], &mixed)
+                measure(&plan, shape, &universe[..shape.secrets], &mixed, &reference)
             } else {
                 // The same mixed text, with this shape's values planted in
                 // it now and then (one every 64 value lengths: a key printed
@@ -195,7 +209,7 @@ fn main() {
                 let secrets = input::long_secrets(shape.secrets, shape.len);
                 let spacing = (64 * shape.len).max(32 * 1024);
                 let input = input::generate(plan.input_len, &secrets, spacing);
-                measure(&plan, shape, &secrets, &input)
+                measure(&plan, shape, &secrets, &input, &reference)
             };
             eprintln!("  {} done at {:.0?}", shape.name(), wall.elapsed());
             row
@@ -205,7 +219,62 @@ fn main() {
     eprintln!("scrub bench: finished in {:.1?}", wall.elapsed());
 }
 
-fn measure(plan: &Plan, shape: &Shape, secrets: &[Secret], input: &input::Input) -> Row {
+/// What the cross-shape targets divide by: `bytes` at 100 × 40 B over the
+/// mixed input, and compile of 1,000 tokens.
+struct Reference<'a> {
+    scrubber: Scrubber,
+    input: &'a [u8],
+    tokens: &'a [Secret],
+}
+
+const REFERENCE_TOKENS: usize = 100;
+
+/// One measurement of a shape's rounds: `run` does the work once and
+/// returns the time it took (checks of its result stay outside it).
+struct Timed<'a> {
+    best: Duration,
+    run: Box<dyn FnMut() -> Duration + 'a>,
+}
+
+impl<'a> Timed<'a> {
+    fn new(run: impl FnMut() -> Duration + 'a) -> Timed<'a> {
+        Timed {
+            best: Duration::MAX,
+            run: Box::new(run),
+        }
+    }
+}
+
+/// Runs every measurement once a round, in turn, for the plan's
+/// repetitions (fewer once the shape's budget is spent, at least one):
+/// each is the best of its rounds, and the ratios between them are taken
+/// over the same stretch of time, whatever the shared host does.
+fn rounds(plan: &Plan, timed: &mut [Timed]) {
+    let started = Instant::now();
+    let budget = plan.budget * timed.len() as u32;
+    for _ in 0..plan.reps.max(1) {
+        for t in timed.iter_mut() {
+            t.best = t.best.min((t.run)());
+        }
+        if started.elapsed() >= budget {
+            break;
+        }
+    }
+}
+
+fn timed<R>(f: impl FnOnce() -> R) -> (Duration, R) {
+    let t = Instant::now();
+    let r = f();
+    (t.elapsed(), r)
+}
+
+fn measure(
+    plan: &Plan,
+    shape: &Shape,
+    secrets: &[Secret],
+    input: &input::Input,
+    reference: &Reference,
+) -> Row {
     let n = secrets.len();
     let data = &input.bytes[..];
     let options = Options::new(RULES_VERSION);
@@ -217,15 +286,29 @@ fn measure(plan: &Plan, shape: &Shape, secrets: &[Secret], input: &input::Input)
         ..Row::default()
     };
 
-    let (time, scrubber) = plan.best(|| compile(black_box(secrets), &options).expect("compile"));
-    row.compile_ms = time.as_secs_f64() * 1e3;
-    row.compile_us_per_byte = time.as_secs_f64() * 1e6 / value_bytes as f64;
+    // Compile; at 10,000 tokens in rounds with 1,000 (the linearity target).
+    let compile_of = |secrets: &[Secret]| {
+        let secrets = black_box(secrets);
+        timed(|| compile(secrets, &options).expect("compile")).0
+    };
+    let linear = shape.tokens && n == 10_000 && reference.tokens.len() == 1_000;
+    let mut compiles = vec![Timed::new(|| compile_of(secrets))];
+    if linear {
+        compiles.push(Timed::new(|| compile_of(reference.tokens)));
+    }
+    rounds(plan, &mut compiles);
+    row.compile_ms = compiles[0].best.as_secs_f64() * 1e3;
+    row.compile_us_per_byte = compiles[0].best.as_secs_f64() * 1e6 / value_bytes as f64;
+    if linear {
+        let bytes: usize = reference.tokens.iter().map(|s| s.value.len()).sum();
+        row.compile_ref_us_per_byte = Some(compiles[1].best.as_secs_f64() * 1e6 / bytes as f64);
+    }
+    drop(compiles);
+    let scrubber = compile(secrets, &options).expect("compile");
     row.memory_mib = scrubber.memory_usage() as f64 / MIB as f64;
     row.memory_per_byte = scrubber.memory_usage() as f64 / value_bytes as f64;
 
-    // bytes
-    let (time, expected) = plan.best(|| scrubber.bytes(black_box(data)));
-    row.bytes = mb_per_s(data.len(), time);
+    let expected = scrubber.bytes(data);
     let found: u64 = expected.hits.iter().map(|h| h.count).sum();
     let planted = input.planted(data.len(), n);
     assert!(
@@ -234,52 +317,29 @@ fn measure(plan: &Plan, shape: &Shape, secrets: &[Secret], input: &input::Input)
         row.shape
     );
     let expected = expected.output;
-
-    // Streams in chunks of 64 B, 4 KiB and 64 KiB over the whole input,
-    // 1 B over a prefix; each output must be exactly that of `bytes`.
-    let mut out = Vec::with_capacity(data.len() + data.len() / 8);
-    for (i, chunk) in PUSHES.into_iter().enumerate() {
-        let time = stream(plan, &scrubber, data, chunk, &mut out);
-        row.streams[i] = mb_per_s(data.len(), time);
-        assert!(
-            out == expected,
-            "{}: stream output in {chunk}-byte pushes differs from bytes",
-            row.shape
-        );
-    }
     let prefix = &data[..plan.byte_push_len.min(data.len())];
-    let time = stream(plan, &scrubber, prefix, 1, &mut out);
-    row.stream_1 = mb_per_s(prefix.len(), time);
-    assert!(
-        out == scrubber.bytes(prefix).output,
-        "{}: stream output in 1-byte pushes differs from bytes",
-        row.shape
-    );
+    let expected_prefix = scrubber.bytes(prefix).output;
 
-    // (a) raw-only: one leftmost-longest automaton over the raw values.
+    // The baselines. (a) raw-only: one leftmost-longest automaton over the
+    // raw values.
     let raw: Vec<&[u8]> = secrets.iter().map(|s| &s.value[..]).collect();
     let redactions: Vec<Vec<u8>> = secrets
         .iter()
         .map(|s| format!("[redacted:{}]", s.name).into_bytes())
         .collect();
     let raw_owner: Vec<usize> = (0..n).collect();
-    let ac = AhoCorasick::builder()
+    let raw_ac = AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
         .build(&raw)
         .expect("raw automaton");
-    let (time, (_, count)) =
-        plan.best(|| replace_with(&ac, black_box(data), &raw_owner, &redactions));
-    row.raw_only = mb_per_s(data.len(), time);
-    assert!(count > 0, "{}: raw-only baseline found nothing", row.shape);
     assert!(
-        ac.find(&expected[..]).is_none(),
+        raw_ac.find(&expected[..]).is_none(),
         "{}: a raw value is left in the output of bytes",
         row.shape
     );
-
     // (b) every pattern of every secret (fragments included) in one
     // leftmost-longest automaton, one pass over the input.
-    if shape.tokens && EVERY_COUNTS.contains(&n) {
+    let every = (shape.tokens && EVERY_COUNTS.contains(&n)).then(|| {
         let mut every: Vec<Vec<u8>> = Vec::new();
         let mut every_owner = Vec::new();
         for (i, s) in secrets.iter().enumerate() {
@@ -296,17 +356,62 @@ fn measure(plan: &Plan, shape: &Shape, secrets: &[Secret], input: &input::Input)
         row.every_build_ms = built.elapsed().as_secs_f64() * 1e3;
         row.every_patterns = every.len();
         row.every_memory_mib = ac.memory_usage() as f64 / MIB as f64;
-        let (time, (_, count)) =
-            plan.best(|| replace_with(&ac, black_box(data), &every_owner, &redactions));
-        row.every_pattern = Some(mb_per_s(data.len(), time));
-        assert!(
-            count > 0,
-            "{}: every-pattern baseline found nothing",
-            row.shape
-        );
+        (ac, every_owner)
+    });
+
+    // `bytes`, the streams and the baselines in rounds. Streams in chunks
+    // of 64 B, 4 KiB and 64 KiB over the whole input, 1 B over a prefix;
+    // each output must be exactly that of `bytes`.
+    let name = &row.shape;
+    let stream_of = |data, expected, chunk| stream_timed(&scrubber, data, expected, chunk, name);
+    let mut timed_all = vec![
+        Timed::new(|| timed(|| scrubber.bytes(black_box(data))).0),
+        Timed::new(stream_of(data, &expected, PUSHES[0])),
+        Timed::new(stream_of(data, &expected, PUSHES[1])),
+        Timed::new(stream_of(data, &expected, PUSHES[2])),
+        Timed::new(stream_of(prefix, &expected_prefix, 1)),
+        Timed::new(|| {
+            let (time, (_, count)) =
+                timed(|| replace_with(&raw_ac, black_box(data), &raw_owner, &redactions));
+            assert!(count > 0, "{name}: raw-only baseline found nothing");
+            time
+        }),
+    ];
+    let cross = (shape.tokens && n == 10_000) || (!shape.tokens && n == 100);
+    if cross {
+        let (scrubber, input) = (&reference.scrubber, reference.input);
+        timed_all.push(Timed::new(move || {
+            timed(|| scrubber.bytes(black_box(input))).0
+        }));
+    }
+    if let Some((ac, owner)) = &every {
+        timed_all.push(Timed::new(|| {
+            let (time, (_, count)) =
+                timed(|| replace_with(ac, black_box(data), owner, &redactions));
+            assert!(count > 0, "{name}: every-pattern baseline found nothing");
+            time
+        }));
+    }
+    rounds(plan, &mut timed_all);
+    let best: Vec<Duration> = timed_all.iter().map(|t| t.best).collect();
+    drop(timed_all);
+    row.bytes = mb_per_s(data.len(), best[0]);
+    for i in 0..PUSHES.len() {
+        row.streams[i] = mb_per_s(data.len(), best[1 + i]);
+    }
+    row.stream_1 = mb_per_s(prefix.len(), best[4]);
+    row.raw_only = mb_per_s(data.len(), best[5]);
+    let mut next = 6;
+    if cross {
+        row.reference_bytes = Some(mb_per_s(reference.input.len(), best[next]));
+        next += 1;
+    }
+    if every.is_some() {
+        row.every_pattern = Some(mb_per_s(data.len(), best[next]));
     }
 
-    // (c) naive: each pattern of each secret in turn, over the whole buffer.
+    // (c) naive: each pattern of each secret in turn, over the whole buffer
+    // (far from its target: measured apart, best of the plan's runs).
     if shape.tokens && NAIVE_COUNTS.contains(&n) {
         let prefix = &data[..plan.naive_len.min(data.len())];
         let (time, count) = plan.best(|| naive(secrets, &redactions, black_box(prefix)));
@@ -320,25 +425,36 @@ fn measure(plan: &Plan, shape: &Shape, secrets: &[Secret], input: &input::Input)
     row
 }
 
-/// Pushes `data` through a new stream in `chunk`-byte pieces into `out`
-/// (cleared, reused), best of the plan's repetitions.
-fn stream(
-    plan: &Plan,
-    scrubber: &Scrubber,
-    data: &[u8],
+/// A measurement of `data` through a stream in `chunk`-byte pieces, whose
+/// output must be `expected`.
+fn stream_timed<'a>(
+    scrubber: &'a Scrubber,
+    data: &'a [u8],
+    expected: &'a [u8],
     chunk: usize,
-    out: &mut Vec<u8>,
-) -> Duration {
-    plan.best(|| {
-        out.clear();
-        let mut stream = scrubber.stream();
-        for piece in data.chunks(chunk) {
-            stream.push_into(black_box(piece), out).expect("push");
-        }
-        stream.end_into(out).expect("end");
-        black_box(&*out);
-    })
-    .0
+    name: &'a str,
+) -> impl FnMut() -> Duration + 'a {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 8);
+    move || {
+        let time = timed(|| stream(scrubber, data, chunk, &mut out)).0;
+        assert!(
+            out == expected,
+            "{name}: stream output in {chunk}-byte pushes differs from bytes"
+        );
+        time
+    }
+}
+
+/// Pushes `data` through a new stream in `chunk`-byte pieces into `out`
+/// (cleared, reused).
+fn stream(scrubber: &Scrubber, data: &[u8], chunk: usize, out: &mut Vec<u8>) {
+    out.clear();
+    let mut stream = scrubber.stream();
+    for piece in data.chunks(chunk) {
+        stream.push_into(black_box(piece), out).expect("push");
+    }
+    stream.end_into(out).expect("end");
+    black_box(&*out);
 }
 
 /// A find-and-copy pass with `ac`: each match becomes the redaction of the
@@ -500,12 +616,11 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
         println!("| {what} | {m} | {sign} {goal}{unit} | {status} |");
     };
     let tokens = |n: usize| rows.iter().find(|r| r.tokens && r.secrets == n);
-    let base = tokens(100).map(|r| r.bytes);
-    for r in rows.iter().filter(|r| r.shape != "100 × 40 B") {
-        if (r.tokens && r.secrets == 10_000) || (!r.tokens && r.secrets == 100) {
+    for r in rows {
+        if let Some(base) = r.reference_bytes {
             target(
                 format!("`bytes` at {} / `bytes` at 100 × 40 B", r.shape),
-                base.map(|b| r.bytes / b),
+                Some(r.bytes / base),
                 0.5,
                 true,
                 "×",
@@ -550,9 +665,7 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
     }
     target(
         "compile per value byte at 10,000 / at 1,000 × 40 B (linear)".to_string(),
-        tokens(10_000)
-            .zip(tokens(1_000))
-            .map(|(a, b)| a.compile_us_per_byte / b.compile_us_per_byte),
+        tokens(10_000).and_then(|r| Some(r.compile_us_per_byte / r.compile_ref_us_per_byte?)),
         1.5,
         false,
         "×",
