@@ -543,7 +543,10 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
         if plan.reps == 1 {
             "one run".to_string()
         } else {
-            format!("best of up to {} runs", plan.reps)
+            format!(
+                "best of up to {} rounds (in a round, each measurement of a shape once, in turn)",
+                plan.reps
+            )
         },
         if plan.quick {
             " (SCRUB_BENCH_QUICK: smoke run, numbers not meaningful)"
