@@ -81,6 +81,7 @@ impl Candidates {
         self.leftmost(sam, line_break)
     }
 
+    /// [`Candidates::first`] when some candidate is held.
     fn leftmost(
         &mut self,
         sam: &SuffixAutomaton,
