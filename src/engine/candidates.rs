@@ -65,6 +65,11 @@ impl Candidates {
             .or_insert(stretch);
     }
 
+    /// No candidate and no stretch is held.
+    fn is_empty(&self) -> bool {
+        self.by_start.is_empty() && self.stretches.is_empty()
+    }
+
     /// The leftmost candidate. A fragment of a stretch is raw or a fragment
     /// by what `sam` says of it; none starts where `line_break` says the
     /// input has a CR or LF.
@@ -75,7 +80,7 @@ impl Candidates {
         line_break: impl Fn(u64) -> bool,
     ) -> Option<(u64, Candidate)> {
         // Every push asks: most hold no candidate.
-        if self.by_start.is_empty() && self.stretches.is_empty() {
+        if self.is_empty() {
             return None;
         }
         self.leftmost(sam, line_break)
@@ -119,7 +124,7 @@ impl Candidates {
     pub(crate) fn decided_to(&mut self, position: u64) {
         self.floor = self.floor.max(position);
         // Every push decides something: most hold no candidate.
-        if self.by_start.is_empty() && self.stretches.is_empty() {
+        if self.is_empty() {
             return;
         }
         while self

@@ -139,7 +139,7 @@ impl GramIndex {
     #[inline(always)]
     pub(crate) fn get(&self, gram: u64) -> u64 {
         let hash = first_hash(gram);
-        let tag = entry_of(hash, self.bucket_bits) >> 5;
+        let tag = tag_of(hash, self.bucket_bits);
         if !self.bits.get(bitmap_hash(tag)) {
             return 0;
         }
@@ -166,12 +166,16 @@ impl GramIndex {
     }
 }
 
-/// The entry of a gram's hash (or of a building key, whose low 5 bits are
-/// the offset): the tag, the 27 bits after the bucket's, and the offset.
+/// The tag of a gram's hash: the 27 bits after the bucket's.
 #[inline(always)]
-fn entry_of(hash: u64, bucket_bits: u32) -> u32 {
-    let tag = ((hash << bucket_bits) >> (64 - TAG_BITS)) as u32;
-    tag << 5 | (hash & 31) as u32
+fn tag_of(hash: u64, bucket_bits: u32) -> u32 {
+    ((hash << bucket_bits) >> (64 - TAG_BITS)) as u32
+}
+
+/// The entry of a building key (a gram's hash whose low 5 bits are the
+/// offset): its tag and the offset.
+fn entry_of(key: u64, bucket_bits: u32) -> u32 {
+    tag_of(key, bucket_bits) << 5 | (key & 31) as u32
 }
 
 /// The bitmap's hash of a tag.
