@@ -24,7 +24,7 @@
 //! assert_eq!(shown, b"token: fnox_proxy_1\n");
 //! ```
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 mod constants;

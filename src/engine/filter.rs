@@ -11,7 +11,7 @@ use super::candidates::Candidates;
 use super::fragments::Run;
 use super::matcher::{Input, view_owner};
 use super::opens::{Open, Opens};
-use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, view_gram};
+use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, has_line_break, view_gram};
 use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
@@ -190,40 +190,96 @@ fn filter_direct(
             }
         }
     }
-    let mut at = 0;
+    let stride = index.stride;
     let mut verifier = Verifier::new(false);
-    while let Some(word) = gram_at(input, at) {
-        if !engine.direct_any.may_hold(word) {
-            at += index.stride;
-            continue;
+    let mut batch = 0;
+    loop {
+        let any = &engine.direct_any;
+        if any.is_large() {
+            prefetch_batch(input, batch + BATCH * stride, stride, |w| any.prefetch(w));
         }
-        // Highest offset first: the starts of successive samples lie in
-        // disjoint windows, so every start comes in ascending order.
-        let mut offsets = index.get(word);
-        while offsets != 0 {
-            let offset = 63 - offsets.leading_zeros() as usize;
-            offsets &= !(1 << offset);
-            if let Some(start) = at.checked_sub(offset) {
-                let verify = &mut verifier;
-                direct_at(engine, input, base, start, tail, candidates, opens, verify);
+        let (mut passed, samples) = first_bits(input, batch, stride, |w| any.may_pass_first(w));
+        while passed != 0 {
+            let at = batch + passed.trailing_zeros() as usize * stride;
+            passed &= passed - 1;
+            let word = gram(&input[at..]);
+            if !engine.direct_any.may_hold(word) {
+                continue;
             }
-        }
-        if at >= walked && !grams.is_empty() && grams.may_hold(word) {
-            // Windows that hold this gram start from 8 bytes back; walk
-            // from there until the run dies.
-            let from = at.saturating_sub(GRAM).max(walked);
-            let open = Input { bytes: input, base };
-            match walk_fragments(engine, open, Run::empty(), from, at, candidates) {
-                Walk::Stopped(to) => walked = to,
-                Walk::End(run) => {
-                    walked = input.len();
-                    at_end = Some(run);
+            // Highest offset first: the starts of successive samples lie in
+            // disjoint windows, so every start comes in ascending order.
+            let mut offsets = index.get(word);
+            while offsets != 0 {
+                let offset = 63 - offsets.leading_zeros() as usize;
+                offsets &= !(1 << offset);
+                if let Some(start) = at.checked_sub(offset) {
+                    let verify = &mut verifier;
+                    direct_at(engine, input, base, start, tail, candidates, opens, verify);
+                }
+            }
+            if at >= walked && !grams.is_empty() && grams.may_hold(word) {
+                // Windows that hold this gram start from 8 bytes back; walk
+                // from there until the run dies.
+                let from = at.saturating_sub(GRAM).max(walked);
+                let open = Input { bytes: input, base };
+                match walk_fragments(engine, open, Run::empty(), from, at, candidates) {
+                    Walk::Stopped(to) => walked = to,
+                    Walk::End(run) => {
+                        walked = input.len();
+                        at_end = Some(run);
+                    }
                 }
             }
         }
-        at += index.stride;
+        if samples < BATCH {
+            break;
+        }
+        batch += BATCH * stride;
     }
     at_end
+}
+
+/// Samples a batch holds (a bit each of a `u32`).
+const BATCH: usize = 32;
+
+/// The samples of `input` from `from` on, every `stride` bytes, up to
+/// [`BATCH`] of them (fewer where the input ends): a bit for each whose gram
+/// passes `test`, and how many there were. The tests (a bitmap's first
+/// bits) are read in a row without a branch, so that the processor has
+/// many loads in flight at once: in a large set each is a cache miss, and
+/// a branch a sample would wait on each in turn (or be mispredicted when
+/// one passes).
+#[inline(always)]
+fn first_bits(
+    input: &[u8],
+    from: usize,
+    stride: usize,
+    test: impl Fn(u64) -> bool,
+) -> (u32, usize) {
+    let samples = match input.len().checked_sub(from + GRAM) {
+        Some(room) => (room / stride + 1).min(BATCH),
+        None => return (0, 0),
+    };
+    let input = &input[from..];
+    let mut passed = 0;
+    for i in 0..samples {
+        passed |= u32::from(test(gram(&input[i * stride..]))) << i;
+    }
+    (passed, samples)
+}
+
+/// Starts loading, with `prefetch`, what [`first_bits`] of the batch at
+/// `from` will read: called a batch ahead, so that in a large set the loads
+/// of one batch are in flight while the one before is tested.
+#[inline(always)]
+fn prefetch_batch(input: &[u8], from: usize, stride: usize, prefetch: impl Fn(u64)) {
+    let Some(room) = input.len().checked_sub(from + GRAM) else {
+        return;
+    };
+    let input = &input[from..];
+    for i in 0..(room / stride + 1).min(BATCH) {
+        prefetch(gram(&input[i * stride..]));
+    }
 }
 
 /// The direct patterns that start at `start`: an anchored walk of the
@@ -311,46 +367,68 @@ fn filter_view(
     let (mut cursor, mut counted) = (0, 0u64);
     // The first view byte of the sample before.
     let mut previous: Option<usize> = None;
-    let mut at = 0;
-    while at < input.len() {
-        let Some((word, first)) = view_gram(input, at) else {
-            break;
-        };
-        let mut offsets = index.get(word);
-        if offsets != 0 {
-            if first - cursor > UNCOUNTED {
-                pass.verifier.forget();
-                counted += (first - cursor) as u64;
-            } else {
-                counted += view_len(&input[cursor..first]);
-            }
-            cursor = first;
-            // Highest offset first: ascending starts.
-            while offsets != 0 {
-                let offset = 63 - offsets.leading_zeros() as usize;
-                offsets &= !(1 << offset);
-                // Back `offset` view bytes to the start.
-                let mut start = first;
-                let mut left = offset;
-                while left > 0 && start > 0 {
-                    start -= 1;
-                    if !is_break(input[start]) {
-                        left -= 1;
-                    }
-                }
-                // Every start up to the previous sample's was offered by
-                // it: whatever starts there holds its gram at an offset
-                // below the stride, so it was found then. Skipping them
-                // keeps the starts in ascending order.
-                if left > 0 || previous.is_some_and(|p| start <= p) {
-                    continue;
-                }
-                let view_start = counted - offset as u64;
-                pass.view_at(start, view_start, candidates, opens);
-            }
+    // The sample whose first view byte `previous` is.
+    let mut previous_sample = None;
+    let stride = index.stride;
+    let mut batch = 0;
+    loop {
+        // A sample whose 8 bytes hold a line break is looked at whole.
+        let first_test = |word| has_line_break(word) | index.may_pass_first(word);
+        if index.is_large() {
+            prefetch_batch(input, batch + BATCH * stride, stride, |w| index.prefetch(w));
         }
-        previous = Some(first);
-        at += index.stride;
+        let (mut passed, samples) = first_bits(input, batch, stride, first_test);
+        while passed != 0 {
+            let at = batch + passed.trailing_zeros() as usize * stride;
+            passed &= passed - 1;
+            // A sample not looked at had no line break: its first view
+            // byte is its own.
+            if at >= stride && previous_sample != Some(at - stride) {
+                previous = Some(at - stride);
+            }
+            let Some((word, first)) = view_gram(input, at) else {
+                return;
+            };
+            let mut offsets = index.get(word);
+            if offsets != 0 {
+                if first - cursor > UNCOUNTED {
+                    pass.verifier.forget();
+                    counted += (first - cursor) as u64;
+                } else {
+                    counted += view_len(&input[cursor..first]);
+                }
+                cursor = first;
+                // Highest offset first: ascending starts.
+                while offsets != 0 {
+                    let offset = 63 - offsets.leading_zeros() as usize;
+                    offsets &= !(1 << offset);
+                    // Back `offset` view bytes to the start.
+                    let mut start = first;
+                    let mut left = offset;
+                    while left > 0 && start > 0 {
+                        start -= 1;
+                        if !is_break(input[start]) {
+                            left -= 1;
+                        }
+                    }
+                    // Every start up to the previous sample's was offered by
+                    // it: whatever starts there holds its gram at an offset
+                    // below the stride, so it was found then. Skipping them
+                    // keeps the starts in ascending order.
+                    if left > 0 || previous.is_some_and(|p| start <= p) {
+                        continue;
+                    }
+                    let view_start = counted - offset as u64;
+                    pass.view_at(start, view_start, candidates, opens);
+                }
+            }
+            previous = Some(first);
+            previous_sample = Some(at);
+        }
+        if samples < BATCH {
+            return;
+        }
+        batch += BATCH * stride;
     }
 }
 

@@ -13,6 +13,7 @@ mod hash;
 mod layout;
 pub(crate) mod matcher;
 mod opens;
+mod prefetch;
 mod seeds;
 mod suffix;
 mod table;

@@ -6,6 +6,7 @@
 //! know exactly what to hold back.
 
 use super::layout;
+use super::prefetch::prefetch;
 use super::wipe::{self, Wiped};
 
 pub(crate) const GRAM: usize = 8;
@@ -14,8 +15,9 @@ pub(crate) const MAX_STRIDE: usize = 32;
 const _: () = assert!(MAX_STRIDE <= 32);
 
 /// Grams of a pattern set, each with the offsets at which it occurs in
-/// some pattern, behind a one-hash bitmap that rejects almost every other
-/// gram with one memory access. A hit gives the start positions to verify,
+/// some pattern, behind a bitmap that rejects almost every other gram with
+/// one memory access (two bits of one word an entry: about one gram in 80
+/// passes, where one bit let one in 16 through to the bucket). A hit gives the start positions to verify,
 /// at most one per offset however many patterns share the gram (keys that
 /// share a header share its grams). An entry per (gram, offset), in one
 /// word: the gram's hash picks its bucket by its top bits, and the entry
@@ -116,7 +118,7 @@ impl GramIndex {
         self.buckets = starts;
         self.bits = Bitmap::with_bits(entries.len() * BITS_PER_ENTRY);
         for &entry in entries.iter() {
-            self.bits.set(bitmap_hash(entry >> 5));
+            self.bits.set_pair(bitmap_hash(entry >> 5));
         }
         self.entries = entries;
         self
@@ -140,10 +142,32 @@ impl GramIndex {
     pub(crate) fn get(&self, gram: u64) -> u64 {
         let hash = first_hash(gram);
         let tag = tag_of(hash, self.bucket_bits);
-        if !self.bits.get(bitmap_hash(tag)) {
+        if !self.bits.get_pair(bitmap_hash(tag)) {
             return 0;
         }
         self.offsets_of(hash, tag)
+    }
+
+    /// Whether `gram` passes the first test of [`GramIndex::get`] (two bits
+    /// of the bitmap), without a branch: every gram in the index does.
+    #[inline(always)]
+    pub(crate) fn may_pass_first(&self, gram: u64) -> bool {
+        let tag = tag_of(first_hash(gram), self.bucket_bits);
+        self.bits.get_pair(bitmap_hash(tag))
+    }
+
+    /// Starts loading what [`GramIndex::may_pass_first`] of `gram` reads,
+    /// when the bitmap is too large to stay in the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, gram: u64) {
+        let tag = tag_of(first_hash(gram), self.bucket_bits);
+        self.bits.prefetch_pair(bitmap_hash(tag));
+    }
+
+    /// Whether the bitmap is too large to stay in the cache (see
+    /// [`Bitmap::is_large`]).
+    pub(crate) fn is_large(&self) -> bool {
+        self.bits.is_large()
     }
 
     /// The offsets of the entries of `tag` in the bucket of `hash`.
@@ -189,14 +213,13 @@ fn bitmap_hash(tag: u32) -> u64 {
 /// the filter along the suffix automaton, which tells exactly. A false
 /// positive costs a walk of some bytes. While the set and the automaton
 /// are small they are in the cache and a walk is cheap: a gram sets two
-/// bits, and the first stops all but 6% of the grams never inserted (more
-/// bits would stop fewer, 12% for four, each a branch the processor
-/// mispredicts: 10 tokens were 12% slower so). In a large set a walk costs
-/// a cache miss a byte (with 100 values of 4 KiB and two bits, one sampled
-/// gram in 270 passed, and a fifth of the time of `bytes()` went to such
-/// walks): from [`LARGE`] bits on, a gram sets four, and about one in 5,000
-/// passes. Every bit after the first is looked at only for the grams that
-/// pass the ones before.
+/// bits of one word, which one load tests, and they stop all but about one
+/// gram in 180 never inserted. In a large set a walk costs a cache miss a
+/// byte (with 100 values of 4 KiB and two bits, one sampled gram in 270
+/// passed, and a fifth of the time of `bytes()` went to such walks): from
+/// [`LARGE`] bits on, a gram sets two more anywhere, and about one in 4,000
+/// passes. The bits after the first two are looked at only for the grams
+/// that pass those.
 pub(crate) struct GramSet {
     bits: Bitmap,
     /// Bits a gram sets.
@@ -224,7 +247,8 @@ impl GramSet {
             for at in 0..value.len().saturating_sub(GRAM - 1) {
                 let word = gram(&value[at..]);
                 let (first, second) = (first_hash(word), second_hash(word));
-                for i in 0..set.probes {
+                set.bits.set_pair(first);
+                for i in 2..set.probes {
                     set.bits.set(probe(first, second, i));
                 }
             }
@@ -236,17 +260,36 @@ impl GramSet {
         self.empty
     }
 
+    /// Whether `gram` passes the first test of [`GramSet::may_hold`] (two
+    /// bits in one word), without a branch: every gram in the set does.
+    #[inline(always)]
+    pub(crate) fn may_pass_first(&self, gram: u64) -> bool {
+        self.bits.get_pair(first_hash(gram))
+    }
+
+    /// Starts loading what [`GramSet::may_pass_first`] of `gram` reads.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, gram: u64) {
+        self.bits.prefetch_pair(first_hash(gram));
+    }
+
+    /// Whether the bitmap is too large to stay in the cache (see
+    /// [`Bitmap::is_large`]).
+    pub(crate) fn is_large(&self) -> bool {
+        self.bits.is_large()
+    }
+
     /// Whether `gram` may be a gram of a value.
     #[inline(always)]
     pub(crate) fn may_hold(&self, gram: u64) -> bool {
-        // Almost every gram fails the first bit: the rest waits for those
-        // that pass.
+        // Almost every gram fails the first two bits, in one word: the
+        // rest waits for those that pass.
         let first = first_hash(gram);
-        if !self.bits.get(first) {
+        if !self.bits.get_pair(first) {
             return false;
         }
         let second = second_hash(gram);
-        (1..self.probes).all(|i| self.bits.get(probe(first, second, i)))
+        (2..self.probes).all(|i| self.bits.get(probe(first, second, i)))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
@@ -292,6 +335,38 @@ impl Bitmap {
     #[inline(always)]
     fn len(&self) -> u64 {
         self.words.len() as u64 * 64
+    }
+
+    /// The word of `hash` and two bits in it, from bits of the hash below
+    /// those that pick the word: one load tests both, where two bits
+    /// anywhere took two (each a cache miss in a large bitmap).
+    #[inline(always)]
+    fn pair(&self, hash: u64) -> (usize, u64) {
+        let word = ((u128::from(hash) * self.words.len() as u128) >> 64) as usize;
+        (word, 1 << (hash >> 32 & 63) | 1 << (hash >> 38 & 63))
+    }
+
+    #[inline(always)]
+    fn prefetch_pair(&self, hash: u64) {
+        prefetch(&self.words[self.pair(hash).0]);
+    }
+
+    /// From 1 MiB on, a bitmap's words are asked for ahead of their probes:
+    /// with what else a scan reads, it would not stay in a second-level
+    /// cache, and below that the prefetches cost more than they save.
+    fn is_large(&self) -> bool {
+        self.words.len() * 8 >= 1 << 20
+    }
+
+    fn set_pair(&mut self, hash: u64) {
+        let (word, bits) = self.pair(hash);
+        self.words[word] |= bits;
+    }
+
+    #[inline(always)]
+    fn get_pair(&self, hash: u64) -> bool {
+        let (word, bits) = self.pair(hash);
+        self.words[word] & bits == bits
     }
 
     #[inline(always)]
