@@ -179,6 +179,42 @@ fn many_secrets() {
     }
 }
 
+/// Keys of a few services, each a header and a random rest (as `ghp_…`,
+/// `sk-proj-…`): their hex and base64 share the automata's whole bounded
+/// prefix across hundreds of patterns, of which the filter verifies only
+/// those that go on with the input's next byte.
+#[test]
+fn keys_sharing_a_header() {
+    let mut rng = Rng::new(805);
+    let headers: [&[u8]; 3] = [b"sk-proj-", b"ghp_", b"xoxb-1234-"];
+    let secrets: Vec<RefSecret> = (0..240)
+        .map(|i| {
+            let header = headers[i % headers.len()];
+            let value = [header, &random_value(&mut rng, 12, 32)[..]].concat();
+            let mut value = value;
+            let last = value.len() - 1;
+            if matches!(value[last], b'\r' | b'\n') {
+                value[last] = b'q';
+            }
+            ref_secret(&format!("K{i}"), value, None)
+        })
+        .collect();
+    let reference = Reference::new(&secrets, false);
+    assert!(reference.replacement_leak().is_none());
+    let (scrubber, _) = both(&secrets, false);
+    let shape = Shape {
+        line_breaks: true,
+        secrets: 240,
+        value: 42,
+        pieces: 20,
+    };
+    for case in 0..4 {
+        let input = input_of(&mut rng, &secrets, shape, 5000);
+        let ctx = || format!("keys sharing a header, case {case}");
+        check(&scrubber, &reference, &mut rng, &input, &ctx);
+    }
+}
+
 /// Periodic values (`aaaa…`, `abab…`, a unit repeated, sometimes with the
 /// last byte changed) in input that repeats them in every encoding, longer
 /// and shorter runs included: every start of the periodic part is a

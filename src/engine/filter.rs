@@ -316,6 +316,11 @@ fn direct_at(
                 let (form, secret) = table.owners[exact as usize].plain;
                 candidates.offer(base + start as u64, len as u64, form, secret);
             }
+            // Only those that go on with the next byte can match or be open.
+            let longer = match input.get(start + len) {
+                Some(&next) if !longer.is_empty() => table.longer_with(id, next),
+                _ => longer,
+            };
             for &id in longer {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
@@ -496,6 +501,13 @@ impl ViewPass<'_> {
                     let (form, secret) = view_owner(engine, exact, span);
                     candidates.offer(self.base + start as u64, span, form, secret);
                 }
+                // Only those that go on with the next view byte can match
+                // or be open.
+                let next = input[pos..].iter().find(|&&b| !is_break(b));
+                let longer = match next {
+                    Some(&next) if !longer.is_empty() => table.longer_with(id, next),
+                    _ => longer,
+                };
                 for &id in longer {
                     let reach = self
                         .verifier

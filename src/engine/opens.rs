@@ -108,7 +108,12 @@ impl Opens {
     /// starts one period after that group's newest member.
     pub(crate) fn push(&mut self, table: &Table, open: Open) {
         let Period { q, r } = table.period(open.id);
-        if let Some(group) = self.list.iter_mut().rev().find(|g| g.id == open.id)
+        // A group's newest member has matched `open.matched + q` bytes, at
+        // most `r`: a pattern without such a period (most) joins none, and
+        // is not looked for among what is open (thousands of patterns that
+        // share a prefix open at once).
+        if open.matched + q <= r
+            && let Some(group) = self.list.iter_mut().rev().find(|g| g.id == open.id)
             && group.matched <= r
             && group.newest_matched(q) == open.matched + q
             && group.newest_start() < open.start

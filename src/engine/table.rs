@@ -83,7 +83,11 @@ pub(crate) struct Table {
     /// prefix takes 8 bytes and 4 a pattern, not a list of its own.
     exact: Vec<u32>,
     longer_from: Vec<u32>,
-    longer: Vec<u32>,
+    /// Within a prefix, by the byte that follows it (then by id): wiped,
+    /// since that order says something of the patterns.
+    longer: Wiped<u32>,
+    /// That byte of each of `longer` (wiped: pattern bytes).
+    longer_next: Wiped<u8>,
 }
 
 impl Table {
@@ -122,6 +126,22 @@ impl Table {
         )
     }
 
+    /// The patterns of prefix `id` whose byte after the prefix is `next`
+    /// (those that [`Table::prefix`] gives and `next` does not end at once):
+    /// keys of one service share a header, and at 10,000 of them thousands
+    /// of patterns share a prefix, where one or two go on with the input.
+    #[inline]
+    pub(crate) fn longer_with(&self, id: usize, next: u8) -> &[u32] {
+        let (from, to) = (
+            self.longer_from[id] as usize,
+            self.longer_from[id + 1] as usize,
+        );
+        let nexts = &self.longer_next[from..to];
+        let low = nexts.partition_point(|&b| b < next);
+        let high = low + nexts[low..].partition_point(|&b| b == next);
+        &self.longer[from + low..from + high]
+    }
+
     /// The prefixes for the automaton, by prefix id (wiped once built).
     pub(crate) fn prefix_bytes(&self) -> Vec<Wiped<u8>> {
         let mut out: Vec<Wiped<u8>> = Vec::with_capacity(self.exact.len());
@@ -146,6 +166,7 @@ impl Table {
             + self.exact.capacity() * 4
             + self.longer_from.capacity() * 4
             + self.longer.capacity() * 4
+            + self.longer_next.capacity()
     }
 }
 
@@ -245,8 +266,15 @@ impl TableBuilder {
             .enumerate()
             .filter(|&(id, _)| pattern(id as u32).len() > PREFIX)
             .map(|(id, &p)| (p as usize, id as u32));
-        let mut longer = Vec::new();
+        let mut longer = wipe::with_capacity(longer_of.clone().count());
         let longer_from = layout::by_group(first.len(), longer_of, &mut longer);
+        let next = |id: u32| pattern(id)[PREFIX];
+        for p in 0..first.len() {
+            let (from, to) = (longer_from[p] as usize, longer_from[p + 1] as usize);
+            longer[from..to].sort_unstable_by_key(|&id| (next(id), id));
+        }
+        let mut longer_next = wipe::with_capacity(longer.len());
+        longer_next.extend(longer.iter().map(|&id| next(id)));
         let periods = spans
             .iter()
             .map(|&(from, to)| {
@@ -264,6 +292,7 @@ impl TableBuilder {
             exact,
             longer_from,
             longer,
+            longer_next,
         }
     }
 }
@@ -310,6 +339,42 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn longer_with_gives_the_patterns_that_go_on_with_that_byte() {
+        // Patterns that share a prefix (a header's hex), some of which
+        // share the byte after it too, one exact prefix, and others.
+        let header = b"736b2d70726f6a2d";
+        let tails: [&[u8]; 6] = [b"41", b"4142", b"42", b"41", b"30", b""];
+        let mut builder = TableBuilder::new(8, 200);
+        for (secret, tail) in tails.iter().enumerate() {
+            builder.add(&[&header[..], tail].concat(), Form::Hex, secret as u32);
+        }
+        builder.add(b"somethingelse_entirely", Form::Hex, 9);
+        let table = builder.finish();
+        let prefix = (0..table.exact.len())
+            .find(|&p| {
+                table
+                    .prefix(p)
+                    .0
+                    .is_some_and(|id| table.pattern(id) == header)
+            })
+            .expect("the header is a prefix");
+        let (_, longer) = table.prefix(prefix);
+        assert_eq!(longer.len(), 4, "the repeated tail is one pattern");
+        for next in 0..=255u8 {
+            let mut want: Vec<u32> = longer
+                .iter()
+                .copied()
+                .filter(|&id| table.pattern(id)[PREFIX] == next)
+                .collect();
+            want.sort_unstable();
+            let mut got = table.longer_with(prefix, next).to_vec();
+            got.sort_unstable();
+            assert_eq!(got, want, "next byte {next}");
+        }
+        assert_eq!(table.longer_with(prefix, b'4').len(), 3);
+    }
 
     /// How many bytes `p` agrees with itself shifted by `d`, by brute force.
     fn overlap(p: &[u8], d: usize) -> usize {
