@@ -249,23 +249,34 @@ const BATCH: usize = 32;
 /// many loads in flight at once: in a large set each is a cache miss, and
 /// a branch a sample would wait on each in turn (or be mispredicted when
 /// one passes).
-#[inline(always)]
+#[inline(never)]
 fn first_bits(
     input: &[u8],
     from: usize,
     stride: usize,
     test: impl Fn(u64) -> bool,
 ) -> (u32, usize) {
-    let samples = match input.len().checked_sub(from + GRAM) {
-        Some(room) => (room / stride + 1).min(BATCH),
-        None => return (0, 0),
+    let Some(room) = input.len().checked_sub(from + GRAM) else {
+        return (0, 0);
     };
+    let samples = batch_len(room, stride);
     let input = &input[from..];
     let mut passed = 0;
     for i in 0..samples {
         passed |= u32::from(test(gram(&input[i * stride..]))) << i;
     }
     (passed, samples)
+}
+
+/// How many samples a batch has where `room` bytes follow the first
+/// sample's gram: a whole batch without a division, but at the end.
+#[inline(always)]
+fn batch_len(room: usize, stride: usize) -> usize {
+    if room >= (BATCH - 1) * stride {
+        BATCH
+    } else {
+        room / stride + 1
+    }
 }
 
 /// Starts loading, with `prefetch`, what [`first_bits`] of the batch at
@@ -277,7 +288,7 @@ fn prefetch_batch(input: &[u8], from: usize, stride: usize, prefetch: impl Fn(u6
         return;
     };
     let input = &input[from..];
-    for i in 0..(room / stride + 1).min(BATCH) {
+    for i in 0..batch_len(room, stride) {
         prefetch(gram(&input[i * stride..]));
     }
 }
