@@ -14,22 +14,22 @@ pub(crate) const MAX_STRIDE: usize = 32;
 // An offset is a bit of a `u32` and fits the 5 low bits of an entry.
 const _: () = assert!(MAX_STRIDE <= 32);
 
-/// Grams of a pattern set, each with the offsets at which it occurs in
-/// some pattern, behind a bitmap that rejects almost every other gram with
-/// one memory access (two bits of one word an entry: about one gram in 80
-/// passes, where one bit let one in 16 through to the bucket). A hit gives the start positions to verify,
-/// at most one per offset however many patterns share the gram (keys that
-/// share a header share its grams). An entry per (gram, offset), in one
-/// word: the gram's hash picks its bucket by its top bits, and the entry
-/// keeps the next 27 bits (the tag) beside the offset (5 bits), so that a
-/// gram is told apart by the bucket's bits and the tag's, 45 of them at
-/// 10,000 tokens (with the bucket's bits in the tag as well, one sampled
-/// gram in a hundred met a tag of the 1.4 million entries there, and was
-/// counted and walked in vain). Grams that share a bucket and a tag share
-/// their offsets, which costs a verification now and then (every start is
-/// verified), never a miss. A bucket holds a few entries: one or two cache
-/// lines a lookup, where a binary search over the entries of 10,000
-/// secrets took a dozen.
+/// Grams of a pattern set, each with the offsets at which it occurs in some
+/// pattern, behind a bitmap that rejects almost every other gram with one
+/// memory access (two bits of one word an entry: about one gram in 80
+/// passes, where one bit let one in 16 through to the bucket). A hit gives
+/// the start positions to verify, at most one per offset however many
+/// patterns share the gram (keys that share a header share its grams). An
+/// entry per (gram, offset), in one word: the gram's hash picks its bucket
+/// by its top bits, and the entry keeps the next 27 bits (the tag) beside
+/// the offset (5 bits), so that a gram is told apart by the bucket's bits
+/// and the tag's, 45 of them at 10,000 tokens (with the bucket's bits in
+/// the tag as well, one sampled gram in a hundred met a tag of the 1.4
+/// million entries there, and was counted and walked in vain). Grams that
+/// share a bucket and a tag share their offsets, which costs a verification
+/// now and then (every start is verified), never a miss. A bucket holds a
+/// few entries: one or two cache lines a lookup, where a binary search over
+/// the entries of 10,000 secrets took a dozen.
 pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
@@ -156,8 +156,8 @@ impl GramIndex {
         self.bits.get_pair(bitmap_hash(tag))
     }
 
-    /// Starts loading what [`GramIndex::may_pass_first`] of `gram` reads,
-    /// when the bitmap is too large to stay in the cache.
+    /// Starts loading what [`GramIndex::may_pass_first`] of `gram` reads (for
+    /// the filter to ask ahead where [`GramIndex::is_large`]).
     #[inline(always)]
     pub(crate) fn prefetch(&self, gram: u64) {
         let tag = tag_of(first_hash(gram), self.bucket_bits);
