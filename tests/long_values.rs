@@ -154,28 +154,39 @@ fn many_secrets() {
         } else {
             random_value(&mut rng, 8, 40)
         };
-        // At least 8 bytes once trimmed (SPEC §1): no line break at either end.
-        let mut value = value;
-        for at in [0, value.len() - 1] {
-            if matches!(value[at], b'\r' | b'\n') {
-                value[at] = b'q';
-            }
-        }
+        let value = without_line_breaks_at_ends(value);
         secrets.push(ref_secret(&format!("K{i}"), value, None));
     }
-    let reference = Reference::new(&secrets, false);
+    check_set(&mut rng, &secrets, 40, "many secrets");
+}
+
+/// `value` with a CR or LF at either end made a `q`: at least 8 bytes once
+/// trimmed (SPEC §1).
+fn without_line_breaks_at_ends(mut value: Vec<u8>) -> Vec<u8> {
+    for at in [0, value.len() - 1] {
+        if matches!(value[at], b'\r' | b'\n') {
+            value[at] = b'q';
+        }
+    }
+    value
+}
+
+/// Many `secrets` (values of about `value` bytes) through the reference and
+/// the chunking checks, on four inputs of their encodings, cut and wrapped.
+fn check_set(rng: &mut Rng, secrets: &[RefSecret], value: usize, name: &str) {
+    let reference = Reference::new(secrets, false);
     assert!(reference.replacement_leak().is_none());
-    let (scrubber, _) = both(&secrets, false);
+    let (scrubber, _) = both(secrets, false);
     let shape = Shape {
         line_breaks: true,
-        secrets: 300,
-        value: 40,
+        secrets: secrets.len(),
+        value,
         pieces: 20,
     };
     for case in 0..4 {
-        let input = input_of(&mut rng, &secrets, shape, 5000);
-        let ctx = || format!("many secrets, case {case}");
-        check(&scrubber, &reference, &mut rng, &input, &ctx);
+        let input = input_of(rng, secrets, shape, 5000);
+        let ctx = || format!("{name}, case {case}");
+        check(&scrubber, &reference, rng, &input, &ctx);
     }
 }
 
@@ -191,28 +202,10 @@ fn keys_sharing_a_header() {
         .map(|i| {
             let header = headers[i % headers.len()];
             let value = [header, &random_value(&mut rng, 12, 32)[..]].concat();
-            let mut value = value;
-            let last = value.len() - 1;
-            if matches!(value[last], b'\r' | b'\n') {
-                value[last] = b'q';
-            }
-            ref_secret(&format!("K{i}"), value, None)
+            ref_secret(&format!("K{i}"), without_line_breaks_at_ends(value), None)
         })
         .collect();
-    let reference = Reference::new(&secrets, false);
-    assert!(reference.replacement_leak().is_none());
-    let (scrubber, _) = both(&secrets, false);
-    let shape = Shape {
-        line_breaks: true,
-        secrets: 240,
-        value: 42,
-        pieces: 20,
-    };
-    for case in 0..4 {
-        let input = input_of(&mut rng, &secrets, shape, 5000);
-        let ctx = || format!("keys sharing a header, case {case}");
-        check(&scrubber, &reference, &mut rng, &input, &ctx);
-    }
+    check_set(&mut rng, &secrets, 42, "keys sharing a header");
 }
 
 /// Periodic values (`aaaa…`, `abab…`, a unit repeated, sometimes with the

@@ -6,6 +6,8 @@
 //! would hold, and the cost of a push does not depend on how long the
 //! patterns are.
 
+use std::ops::ControlFlow;
+
 use super::Engine;
 use super::candidates::Candidates;
 use super::fragments::Run;
@@ -190,107 +192,119 @@ fn filter_direct(
             }
         }
     }
-    let stride = index.stride;
     let mut verifier = Verifier::new(false);
-    let mut batch = 0;
-    loop {
-        let any = &engine.direct_any;
-        if any.is_large() {
-            prefetch_batch(input, batch + BATCH * stride, stride, |w| any.prefetch(w));
+    let any = &engine.direct_any;
+    let prefetch = |w| any.prefetch(w);
+    let test = |w| any.may_pass_first(w);
+    for_each_passing(input, index.stride, any.is_large(), prefetch, test, |at| {
+        let word = gram(&input[at..]);
+        if !any.may_hold(word) {
+            return ControlFlow::Continue(());
         }
-        let (mut passed, samples) = first_bits(input, batch, stride, |w| any.may_pass_first(w));
-        while passed != 0 {
-            let at = batch + passed.trailing_zeros() as usize * stride;
-            passed &= passed - 1;
-            let word = gram(&input[at..]);
-            if !engine.direct_any.may_hold(word) {
-                continue;
+        // Highest offset first: the starts of successive samples lie in
+        // disjoint windows, so every start comes in ascending order.
+        for offset in high_first(index.get(word)) {
+            if let Some(start) = at.checked_sub(offset) {
+                let verify = &mut verifier;
+                direct_at(engine, input, base, start, tail, candidates, opens, verify);
             }
-            // Highest offset first: the starts of successive samples lie in
-            // disjoint windows, so every start comes in ascending order.
-            let mut offsets = index.get(word);
-            while offsets != 0 {
-                let offset = 63 - offsets.leading_zeros() as usize;
-                offsets &= !(1 << offset);
-                if let Some(start) = at.checked_sub(offset) {
-                    let verify = &mut verifier;
-                    direct_at(engine, input, base, start, tail, candidates, opens, verify);
-                }
-            }
-            if at >= walked && !grams.is_empty() && grams.may_hold(word) {
-                // Windows that hold this gram start from 8 bytes back; walk
-                // from there until the run dies.
-                let from = at.saturating_sub(GRAM).max(walked);
-                let open = Input { bytes: input, base };
-                match walk_fragments(engine, open, Run::empty(), from, at, candidates) {
-                    Walk::Stopped(to) => walked = to,
-                    Walk::End(run) => {
-                        walked = input.len();
-                        at_end = Some(run);
-                    }
+        }
+        if at >= walked && !grams.is_empty() && grams.may_hold(word) {
+            // Windows that hold this gram start from 8 bytes back; walk
+            // from there until the run dies.
+            let from = at.saturating_sub(GRAM).max(walked);
+            let open = Input { bytes: input, base };
+            match walk_fragments(engine, open, Run::empty(), from, at, candidates) {
+                Walk::Stopped(to) => walked = to,
+                Walk::End(run) => {
+                    walked = input.len();
+                    at_end = Some(run);
                 }
             }
         }
-        if samples < BATCH {
-            break;
-        }
-        batch += BATCH * stride;
-    }
+        ControlFlow::Continue(())
+    });
     at_end
 }
 
 /// Samples a batch holds (a bit each of a `u32`).
 const BATCH: usize = 32;
 
-/// The samples of `input` from `from` on, every `stride` bytes, up to
-/// [`BATCH`] of them (fewer where the input ends): a bit for each whose gram
-/// passes `test`, and how many there were. The tests (a bitmap's first
-/// bits) are read in a row without a branch, so that the processor has
-/// many loads in flight at once: in a large set each is a cache miss, and
-/// a branch a sample would wait on each in turn (or be mispredicted when
-/// one passes).
-#[inline(never)]
-fn first_bits(
+/// Calls `look` with each sampled position of `input` (every `stride`
+/// bytes from 0, while 8 bytes remain) whose gram passes `test`, in
+/// ascending order, until it breaks. The samples go in batches of
+/// [`BATCH`], whose tests (a bitmap's first bits) are read in a row without
+/// a branch, so that the processor has many loads in flight at once: in a
+/// large set each is a cache miss, and a branch a sample would wait on
+/// each in turn (or be mispredicted when one passes). When `large`, the
+/// next batch's loads are asked for, with `prefetch`, while one is tested.
+#[inline(always)]
+fn for_each_passing(
     input: &[u8],
-    from: usize,
     stride: usize,
+    large: bool,
+    prefetch: impl Fn(u64),
     test: impl Fn(u64) -> bool,
-) -> (u32, usize) {
-    let Some(room) = input.len().checked_sub(from + GRAM) else {
-        return (0, 0);
-    };
-    let samples = batch_len(room, stride);
-    let input = &input[from..];
+    mut look: impl FnMut(usize) -> ControlFlow<()>,
+) {
+    let mut batch = 0;
+    loop {
+        if large {
+            let next = batch + BATCH * stride;
+            for i in 0..batch_len(input, next, stride) {
+                prefetch(gram(&input[next + i * stride..]));
+            }
+        }
+        let samples = batch_len(input, batch, stride);
+        if samples == 0 {
+            return;
+        }
+        let mut passed = first_bits(&input[batch..], samples, stride, &test);
+        while passed != 0 {
+            let at = batch + passed.trailing_zeros() as usize * stride;
+            passed &= passed - 1;
+            if look(at).is_break() {
+                return;
+            }
+        }
+        if samples < BATCH {
+            return;
+        }
+        batch += BATCH * stride;
+    }
+}
+
+/// A bit for each of the first `samples` samples of `input`, every
+/// `stride` bytes, whose gram passes `test`. Out of line: its loop stays in
+/// registers.
+#[inline(never)]
+fn first_bits(input: &[u8], samples: usize, stride: usize, test: impl Fn(u64) -> bool) -> u32 {
     let mut passed = 0;
     for i in 0..samples {
         passed |= u32::from(test(gram(&input[i * stride..]))) << i;
     }
-    (passed, samples)
+    passed
 }
 
-/// How many samples a batch has where `room` bytes follow the first
-/// sample's gram: a whole batch without a division, but at the end.
+/// How many samples the batch at `from` has: [`BATCH`], or fewer where
+/// `input` ends (none when no gram starts at `from`), without a division
+/// but at the end.
 #[inline(always)]
-fn batch_len(room: usize, stride: usize) -> usize {
-    if room >= (BATCH - 1) * stride {
-        BATCH
-    } else {
-        room / stride + 1
+fn batch_len(input: &[u8], from: usize, stride: usize) -> usize {
+    match input.len().checked_sub(from + GRAM) {
+        None => 0,
+        Some(room) if room >= (BATCH - 1) * stride => BATCH,
+        Some(room) => room / stride + 1,
     }
 }
 
-/// Starts loading, with `prefetch`, what [`first_bits`] of the batch at
-/// `from` will read: called a batch ahead, so that in a large set the loads
-/// of one batch are in flight while the one before is tested.
-#[inline(always)]
-fn prefetch_batch(input: &[u8], from: usize, stride: usize, prefetch: impl Fn(u64)) {
-    let Some(room) = input.len().checked_sub(from + GRAM) else {
-        return;
-    };
-    let input = &input[from..];
-    for i in 0..batch_len(room, stride) {
-        prefetch(gram(&input[i * stride..]));
-    }
+/// The bits set in `bits`, highest first.
+fn high_first(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let bit = 63_u32.checked_sub(bits.leading_zeros())? as usize;
+        bits &= !(1 << bit);
+        Some(bit)
+    })
 }
 
 /// The direct patterns that start at `start`: an anchored walk of the
@@ -386,66 +400,53 @@ fn filter_view(
     // The sample whose first view byte `previous` is.
     let mut previous_sample = None;
     let stride = index.stride;
-    let mut batch = 0;
-    loop {
-        // A sample whose 8 bytes hold a line break is looked at whole.
-        let first_test = |word| has_line_break(word) | index.may_pass_first(word);
-        if index.is_large() {
-            prefetch_batch(input, batch + BATCH * stride, stride, |w| index.prefetch(w));
+    let prefetch = |w| index.prefetch(w);
+    // A sample whose 8 bytes hold a line break is looked at whole.
+    let test = |w| has_line_break(w) | index.may_pass_first(w);
+    for_each_passing(input, stride, index.is_large(), prefetch, test, |at| {
+        // A sample not looked at had no line break: its first view byte is
+        // its own.
+        if at >= stride && previous_sample != Some(at - stride) {
+            previous = Some(at - stride);
         }
-        let (mut passed, samples) = first_bits(input, batch, stride, first_test);
-        while passed != 0 {
-            let at = batch + passed.trailing_zeros() as usize * stride;
-            passed &= passed - 1;
-            // A sample not looked at had no line break: its first view
-            // byte is its own.
-            if at >= stride && previous_sample != Some(at - stride) {
-                previous = Some(at - stride);
+        let Some((word, first)) = view_gram(input, at) else {
+            return ControlFlow::Break(());
+        };
+        let offsets = index.get(word);
+        if offsets != 0 {
+            if first - cursor > UNCOUNTED {
+                pass.verifier.forget();
+                counted += (first - cursor) as u64;
+            } else {
+                counted += view_len(&input[cursor..first]);
             }
-            let Some((word, first)) = view_gram(input, at) else {
-                return;
-            };
-            let mut offsets = index.get(word);
-            if offsets != 0 {
-                if first - cursor > UNCOUNTED {
-                    pass.verifier.forget();
-                    counted += (first - cursor) as u64;
-                } else {
-                    counted += view_len(&input[cursor..first]);
-                }
-                cursor = first;
-                // Highest offset first: ascending starts.
-                while offsets != 0 {
-                    let offset = 63 - offsets.leading_zeros() as usize;
-                    offsets &= !(1 << offset);
-                    // Back `offset` view bytes to the start.
-                    let mut start = first;
-                    let mut left = offset;
-                    while left > 0 && start > 0 {
-                        start -= 1;
-                        if !is_break(input[start]) {
-                            left -= 1;
-                        }
+            cursor = first;
+            // Highest offset first: ascending starts.
+            for offset in high_first(offsets) {
+                // Back `offset` view bytes to the start.
+                let mut start = first;
+                let mut left = offset;
+                while left > 0 && start > 0 {
+                    start -= 1;
+                    if !is_break(input[start]) {
+                        left -= 1;
                     }
-                    // Every start up to the previous sample's was offered by
-                    // it: whatever starts there holds its gram at an offset
-                    // below the stride, so it was found then. Skipping them
-                    // keeps the starts in ascending order.
-                    if left > 0 || previous.is_some_and(|p| start <= p) {
-                        continue;
-                    }
-                    let view_start = counted - offset as u64;
-                    pass.view_at(start, view_start, candidates, opens);
                 }
+                // Every start up to the previous sample's was offered by
+                // it: whatever starts there holds its gram at an offset
+                // below the stride, so it was found then. Skipping them
+                // keeps the starts in ascending order.
+                if left > 0 || previous.is_some_and(|p| start <= p) {
+                    continue;
+                }
+                let view_start = counted - offset as u64;
+                pass.view_at(start, view_start, candidates, opens);
             }
-            previous = Some(first);
-            previous_sample = Some(at);
         }
-        if samples < BATCH {
-            return;
-        }
-        batch += BATCH * stride;
-    }
+        previous = Some(first);
+        previous_sample = Some(at);
+        ControlFlow::Continue(())
+    });
 }
 
 /// Input bytes between two gram hits beyond which the view filter does not

@@ -152,16 +152,20 @@ impl GramIndex {
     /// of the bitmap), without a branch: every gram in the index does.
     #[inline(always)]
     pub(crate) fn may_pass_first(&self, gram: u64) -> bool {
-        let tag = tag_of(first_hash(gram), self.bucket_bits);
-        self.bits.get_pair(bitmap_hash(tag))
+        self.bits.get_pair(self.bitmap_hash_of(gram))
     }
 
     /// Starts loading what [`GramIndex::may_pass_first`] of `gram` reads (for
     /// the filter to ask ahead where [`GramIndex::is_large`]).
     #[inline(always)]
     pub(crate) fn prefetch(&self, gram: u64) {
-        let tag = tag_of(first_hash(gram), self.bucket_bits);
-        self.bits.prefetch_pair(bitmap_hash(tag));
+        self.bits.prefetch_pair(self.bitmap_hash_of(gram));
+    }
+
+    /// The bitmap's hash of `gram`: of its tag.
+    #[inline(always)]
+    fn bitmap_hash_of(&self, gram: u64) -> u64 {
+        bitmap_hash(tag_of(first_hash(gram), self.bucket_bits))
     }
 
     /// Whether the bitmap is too large to stay in the cache (see
