@@ -10,6 +10,7 @@ use aho_corasick::nfa::contiguous::NFA;
 use aho_corasick::{Anchored, MatchKind, PatternID};
 
 use super::hash::IntMap;
+use super::layout;
 
 /// Patterns from which states of depth 1 may be dense (see
 /// [`Automaton::new`]).
@@ -23,6 +24,30 @@ pub(crate) struct Automaton {
     /// push makes. `u16::MAX` means "look in `long_pending`".
     pending_by_id: Vec<u16>,
     long_pending: IntMap<StateID, u32>,
+}
+
+/// What the build learns of the trie's states, by place.
+#[derive(Default)]
+struct Trie {
+    /// By state id: the state's place in `info` plus one (0: none).
+    places: Vec<u32>,
+    info: Vec<StateInfo>,
+}
+
+impl Trie {
+    fn place(&self, state: StateID) -> Option<usize> {
+        let place = self.places.get(state.as_usize())?.checked_sub(1)?;
+        Some(place as usize)
+    }
+
+    fn add(&mut self, state: StateID, info: StateInfo) {
+        let id = state.as_usize();
+        if id >= self.places.len() {
+            self.places.resize(id + 1, 0);
+        }
+        self.info.push(info);
+        self.places[id] = self.info.len() as u32;
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -62,15 +87,19 @@ impl Automaton {
         let start = nfa
             .start_state(Anchored::No)
             .expect("unanchored search is supported");
-        let mut info: IntMap<StateID, StateInfo> = IntMap::default();
+        // The trie's states in the order the walks meet them, with a table
+        // from the crate's state ids (offsets into its memory: sparse) to
+        // their places, where a hash map of 10,000 tokens' states missed
+        // the cache at every lookup.
+        let mut trie = Trie::default();
         // Walking a pattern from the start visits the trie nodes of its
         // prefixes; the failure link of node wb is next(fail(w), b), the
         // classic construction, with the crate's transition function.
         for pattern in patterns {
             let (mut state, mut fail) = (start, start);
             for (i, &byte) in pattern.iter().enumerate() {
-                if let Some(parent) = info.get_mut(&state) {
-                    parent.proper_prefix = true;
+                if let Some(parent) = trie.place(state) {
+                    trie.info[parent].proper_prefix = true;
                 }
                 let next = nfa.next_state(Anchored::No, state, byte);
                 let next_fail = if i == 0 {
@@ -78,37 +107,58 @@ impl Automaton {
                 } else {
                     nfa.next_state(Anchored::No, fail, byte)
                 };
-                info.entry(next).or_insert(StateInfo {
-                    depth: (i + 1) as u32,
-                    proper_prefix: false,
-                    fail: next_fail,
-                    pending: 0,
-                });
+                if trie.place(next).is_none() {
+                    trie.add(
+                        next,
+                        StateInfo {
+                            depth: (i + 1) as u32,
+                            proper_prefix: false,
+                            fail: next_fail,
+                            pending: 0,
+                        },
+                    );
+                }
                 state = next;
                 fail = next_fail;
             }
         }
-        // Failure links point to shallower states: fill by depth.
-        let mut by_depth: Vec<(u32, StateID)> = info.iter().map(|(&s, i)| (i.depth, s)).collect();
-        by_depth.sort_unstable_by_key(|&(depth, _)| depth);
-        for (_, state) in by_depth {
-            let this = info[&state];
+        // Failure links point to shallower states: fill by depth (a
+        // counting sort: depths are at most a pattern's length).
+        let deepest = trie
+            .info
+            .iter()
+            .map(|i| i.depth as usize)
+            .max()
+            .unwrap_or(0);
+        let mut by_depth = Vec::with_capacity(trie.info.len());
+        let depths = trie.info.iter().enumerate();
+        layout::by_group(
+            deepest + 1,
+            depths.map(|(place, i)| (i.depth as usize, place as u32)),
+            &mut by_depth,
+        );
+        for place in by_depth {
+            let this = trie.info[place as usize];
             let pending = if this.proper_prefix {
                 this.depth
             } else {
-                info.get(&this.fail).map_or(0, |fail| fail.pending)
+                trie.place(this.fail)
+                    .map_or(0, |fail| trie.info[fail].pending)
             };
-            info.get_mut(&state).expect("state listed").pending = pending;
+            trie.info[place as usize].pending = pending;
         }
         // Only the answers are kept: depths and failure links are for
         // building (a state's suffix never starts before where the matcher
         // last restarted the automaton, so no walk is needed later).
-        let ids = info.keys().map(|s| s.as_usize() + 1).max().unwrap_or(0);
-        let mut pending_by_id = vec![0u16; ids];
+        let mut pending_by_id = vec![0u16; trie.places.len()];
         let mut long_pending = IntMap::default();
-        for (&state, i) in &info {
-            pending_by_id[state.as_usize()] = u16::try_from(i.pending).unwrap_or_else(|_| {
-                long_pending.insert(state, i.pending);
+        for (id, &place) in trie.places.iter().enumerate() {
+            let Some(place) = place.checked_sub(1) else {
+                continue;
+            };
+            let pending = trie.info[place as usize].pending;
+            pending_by_id[id] = u16::try_from(pending).unwrap_or_else(|_| {
+                long_pending.insert(StateID::new(id).expect("an id the crate gave"), pending);
                 u16::MAX
             });
         }
