@@ -57,11 +57,8 @@ impl SuffixAutomaton {
         // that spells a value grows and leaves a copy behind.
         let total: usize = values.clone().map(|(_, v)| v.len()).sum();
         let mut b = Builder {
-            len: Vec::with_capacity(2 * total + 1),
-            link: Vec::with_capacity(2 * total + 1),
-            head: Vec::with_capacity(2 * total + 1),
-            edges: Vec::with_capacity(3 * total),
-            degree: Vec::with_capacity(2 * total + 1),
+            nodes: Vec::with_capacity(2 * total + 1),
+            more: Vec::with_capacity(3 * total),
             root: Vec::new(),
             find: EdgeTable::new(),
         };
@@ -72,31 +69,35 @@ impl SuffixAutomaton {
             let mut last = ROOT;
             for (i, &byte) in value.iter().enumerate() {
                 last = b.extend(last, byte);
-                owner.resize(b.len.len(), u32::MAX);
-                room.resize(b.len.len(), 0);
+                if owner.len() < b.nodes.len() {
+                    // Grown by half at a time, not a state at a time.
+                    let more = b.nodes.len() + b.nodes.len() / 2;
+                    owner.resize(more, u32::MAX);
+                    room.resize(more, 0);
+                }
                 let s = last as usize;
                 owner[s] = owner[s].min(secret);
                 let follow = (value.len() - i - 1).min(FRAGMENT) as u8;
                 room[s] = room[s].max(follow);
             }
         }
-        owner.resize(b.len.len(), u32::MAX);
-        room.resize(b.len.len(), 0);
+        owner.truncate(b.nodes.len());
+        room.truncate(b.nodes.len());
         // An occurrence of a string is one of each of its suffixes: push
         // owners and room up the suffix links, longest states first.
         // By a counting sort on the length (at most a value's): linear,
         // where a comparison sort through the lengths was the slowest part
         // of compiling many secrets.
-        let longest = b.len.iter().copied().max().unwrap_or(0) as usize;
-        let by_length = b.len.iter().enumerate();
-        let mut order = Vec::with_capacity(b.len.len());
+        let longest = b.nodes.iter().map(|n| n.len).max().unwrap_or(0) as usize;
+        let by_length = b.nodes.iter().map(|n| n.len).enumerate();
+        let mut order = Vec::with_capacity(b.nodes.len());
         layout::by_group(
             longest + 1,
-            by_length.map(|(state, &len)| (longest - len as usize, state as u32)),
+            by_length.map(|(state, len)| (longest - len as usize, state as u32)),
             &mut order,
         );
         for &s in &order {
-            let parent = b.link[s as usize];
+            let parent = b.nodes[s as usize].link;
             if parent != NONE {
                 let (s, p) = (s as usize, parent as usize);
                 owner[p] = owner[p].min(owner[s]);
@@ -108,6 +109,7 @@ impl SuffixAutomaton {
         for (state, owner) in sam.states.iter_mut().zip(&owner) {
             state.owner = *owner;
         }
+        room.shrink_to_fit();
         sam.room = room;
         for (secret, value) in values {
             let mut state = ROOT;
@@ -228,27 +230,50 @@ impl SuffixAutomaton {
     }
 }
 
-/// The automaton while it is built: transitions in one list per state
-/// (an arena of linked edges), the root's in a table.
+/// The automaton while it is built: each state with its first edges, the
+/// others in lists (an arena of linked edges), the root's in a table.
 struct Builder {
-    len: Vec<u32>,
-    link: Vec<u32>,
-    head: Vec<u32>,
-    /// (byte, target, next edge of the same state).
-    edges: Vec<(u8, u32, u32)>,
-    /// Per state, its edges (counted up to 255).
-    degree: Vec<u8>,
+    nodes: Vec<Node>,
+    /// The edges of a state after its first [`INLINE`]: (byte, target,
+    /// next edge of the same state).
+    more: Vec<(u8, u32, u32)>,
     root: Vec<u32>,
-    /// (state, byte) → edge for the states of more than [`LIST`] edges,
-    /// so that a lookup does not walk a long list. The others' lists are
-    /// walked: the states a value's construction visits are mostly the
-    /// newest, whose few edges are near one another, where a table of
-    /// every edge sent each probe of 10,000 tokens to memory.
+    /// (state, byte) → edge in `more`, so that a lookup does not walk a
+    /// long list (the states of the shortest strings have most edges).
     find: EdgeTable,
 }
 
-/// Edges a state may have and be looked up by its list.
-const LIST: u8 = 4;
+/// Edges a state holds in its own node.
+const INLINE: usize = 4;
+
+/// A state while the automaton is built, in half a cache line with its
+/// first edges: a step of the construction visits states along suffix
+/// links, old ones far apart, and reads one line for each (where an array
+/// per field and a list of edges read up to seven, each a cache miss for
+/// 10,000 tokens).
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Node {
+    /// Length of the longest string the state stands for.
+    len: u32,
+    link: u32,
+    /// The head of the list of further edges in `more` (`NONE`: none).
+    more: u32,
+    /// The first edges, in the order they came: targets (`NONE` in a slot
+    /// not used yet) and bytes.
+    targets: [u32; INLINE],
+    bytes: [u8; INLINE],
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+impl Node {
+    /// The edges held here: (byte, target).
+    fn inline(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
+        let used = self.targets.iter().take_while(|&&t| t != NONE).count();
+        (0..used).map(|i| (self.bytes[i], self.targets[i]))
+    }
+}
 
 /// An open-addressing map from (state, byte) to an edge index, a key and
 /// its edge in one slot. It doubles past half full.
@@ -322,7 +347,11 @@ impl EdgeTable {
 impl Drop for Builder {
     fn drop(&mut self) {
         // The edges spell the values.
-        wipe::zero(&mut self.edges);
+        for node in &mut self.nodes {
+            node.bytes = [0; INLINE];
+        }
+        std::hint::black_box(&mut self.nodes);
+        wipe::zero(&mut self.more);
         wipe::zero(&mut self.root);
         wipe::zero(&mut self.find.slots);
     }
@@ -330,76 +359,103 @@ impl Drop for Builder {
 
 impl Builder {
     fn state(&mut self, len: u32, link: u32) -> u32 {
-        let id = self.len.len() as u32;
-        self.len.push(len);
-        self.link.push(link);
-        self.head.push(NONE);
-        self.degree.push(0);
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            len,
+            link,
+            more: NONE,
+            targets: [NONE; INLINE],
+            bytes: [0; INLINE],
+        });
         if id == ROOT {
             self.root = vec![NONE; 256];
         }
         id
     }
 
+    fn len(&self, state: u32) -> u32 {
+        self.nodes[state as usize].len
+    }
+
+    fn link(&self, state: u32) -> u32 {
+        self.nodes[state as usize].link
+    }
+
+    #[inline]
     fn get(&self, state: u32, byte: u8) -> Option<u32> {
         if state == ROOT {
             let to = self.root[byte as usize];
             return (to != NONE).then_some(to);
         }
-        self.edge(state, byte).map(|e| self.edges[e as usize].1)
-    }
-
-    /// The edge of `state` (not the root) on `byte`.
-    #[inline]
-    fn edge(&self, state: u32, byte: u8) -> Option<u32> {
-        if self.degree[state as usize] > LIST {
-            return self.find.get(state, byte);
-        }
-        let mut e = self.head[state as usize];
-        while e != NONE {
-            let (b, _, next) = self.edges[e as usize];
-            if b == byte {
-                return Some(e);
+        let node = &self.nodes[state as usize];
+        for i in 0..INLINE {
+            if node.targets[i] == NONE {
+                return None;
             }
-            e = next;
+            if node.bytes[i] == byte {
+                return Some(node.targets[i]);
+            }
         }
-        None
+        if node.more == NONE {
+            return None;
+        }
+        let e = self.find.get(state, byte)?;
+        Some(self.more[e as usize].1)
     }
 
-    fn set(&mut self, state: u32, byte: u8, target: u32) {
+    /// Adds the edge of `state` on `byte`, which it does not have yet.
+    fn add(&mut self, state: u32, byte: u8, target: u32) {
         if state == ROOT {
             self.root[byte as usize] = target;
             return;
         }
-        if let Some(e) = self.edge(state, byte) {
-            self.edges[e as usize].1 = target;
+        let s = state as usize;
+        let node = &mut self.nodes[s];
+        if let Some(free) = node.targets.iter().position(|&t| t == NONE) {
+            node.targets[free] = target;
+            node.bytes[free] = byte;
             return;
         }
-        let id = self.edges.len() as u32;
-        let s = state as usize;
-        self.edges.push((byte, target, self.head[s]));
-        self.head[s] = id;
-        self.degree[s] = self.degree[s].saturating_add(1);
-        if self.degree[s] == LIST + 1 {
-            // From now on by the table: every edge so far goes in.
-            let mut e = id;
-            while e != NONE {
-                let (b, _, next) = self.edges[e as usize];
-                self.find.insert(state, b, e);
-                e = next;
+        let id = self.more.len() as u32;
+        self.more.push((byte, target, node.more));
+        node.more = id;
+        self.find.insert(state, byte, id);
+    }
+
+    /// Sends the edge of `state` on `byte` to `to` if it goes to `from`;
+    /// whether it did.
+    fn redirect(&mut self, state: u32, byte: u8, from: u32, to: u32) -> bool {
+        let target = if state == ROOT {
+            &mut self.root[byte as usize]
+        } else {
+            let node = &mut self.nodes[state as usize];
+            match (0..INLINE).find(|&i| node.targets[i] != NONE && node.bytes[i] == byte) {
+                Some(i) => &mut node.targets[i],
+                None if node.more == NONE => return false,
+                None => match self.find.get(state, byte) {
+                    Some(e) => &mut self.more[e as usize].1,
+                    None => return false,
+                },
             }
-        } else if self.degree[s] > LIST {
-            self.find.insert(state, byte, id);
+        };
+        let redirected = *target == from;
+        if redirected {
+            *target = to;
         }
+        redirected
     }
 
     /// A copy of `q` (its transitions too) of length `len`.
     fn clone_state(&mut self, q: u32, len: u32) -> u32 {
-        let clone = self.state(len, self.link[q as usize]);
-        let mut e = self.head[q as usize];
+        let original = self.nodes[q as usize];
+        let clone = self.state(len, original.link);
+        let node = &mut self.nodes[clone as usize];
+        node.targets = original.targets;
+        node.bytes = original.bytes;
+        let mut e = original.more;
         while e != NONE {
-            let (b, to, next) = self.edges[e as usize];
-            self.set(clone, b, to);
+            let (b, to, next) = self.more[e as usize];
+            self.add(clone, b, to);
             e = next;
         }
         clone
@@ -410,58 +466,63 @@ impl Builder {
     /// transition may exist already, from another value).
     fn extend(&mut self, last: u32, byte: u8) -> u32 {
         if let Some(q) = self.get(last, byte) {
-            if self.len[last as usize] + 1 == self.len[q as usize] {
+            if self.len(last) + 1 == self.len(q) {
                 return q;
             }
-            let clone = self.clone_state(q, self.len[last as usize] + 1);
+            let clone = self.clone_state(q, self.len(last) + 1);
             let mut p = last;
-            while p != NONE && self.get(p, byte) == Some(q) {
-                self.set(p, byte, clone);
-                p = self.link[p as usize];
+            while p != NONE && self.redirect(p, byte, q, clone) {
+                p = self.link(p);
             }
-            self.link[q as usize] = clone;
+            self.nodes[q as usize].link = clone;
             return clone;
         }
-        let cur = self.state(self.len[last as usize] + 1, ROOT);
+        let cur = self.state(self.len(last) + 1, ROOT);
         let mut p = last;
-        while p != NONE && self.get(p, byte).is_none() {
-            self.set(p, byte, cur);
-            p = self.link[p as usize];
+        let mut found = None;
+        while p != NONE {
+            found = self.get(p, byte);
+            if found.is_some() {
+                break;
+            }
+            self.add(p, byte, cur);
+            p = self.link(p);
         }
-        if p != NONE {
-            let q = self.get(p, byte).expect("found above");
-            if self.len[p as usize] + 1 == self.len[q as usize] {
-                self.link[cur as usize] = q;
+        if let Some(q) = found {
+            if self.len(p) + 1 == self.len(q) {
+                self.nodes[cur as usize].link = q;
             } else {
-                let clone = self.clone_state(q, self.len[p as usize] + 1);
-                while p != NONE && self.get(p, byte) == Some(q) {
-                    self.set(p, byte, clone);
-                    p = self.link[p as usize];
+                let clone = self.clone_state(q, self.len(p) + 1);
+                while p != NONE && self.redirect(p, byte, q, clone) {
+                    p = self.link(p);
                 }
-                self.link[q as usize] = clone;
-                self.link[cur as usize] = clone;
+                self.nodes[q as usize].link = clone;
+                self.nodes[cur as usize].link = clone;
             }
         }
         cur
     }
 
-    fn pack(mut self) -> SuffixAutomaton {
-        let count = self.len.len();
+    fn pack(self) -> SuffixAutomaton {
+        let count = self.nodes.len();
         let mut states = Vec::with_capacity(count + 1);
-        // The root's transitions are in its table, not in the arena (whose
-        // every edge is in one state's list, never taken out): both
-        // counted, so that the buffer that spells the values never grows
-        // (a grown buffer leaves its old block, unwiped, behind).
-        let total = self.edges.len() + self.root.iter().filter(|&&to| to != NONE).count();
+        // The root's transitions are in its table, the others in their
+        // nodes and lists (an edge never leaves its state): all counted,
+        // so that the buffer that spells the values never grows (a grown
+        // buffer leaves its old block, unwiped, behind).
+        let inline: usize = self.nodes.iter().map(|n| n.inline().count()).sum();
+        let roots = self.root.iter().filter(|&&to| to != NONE).count();
+        let total = inline + self.more.len() + roots;
         let mut edge_bytes: Wiped<u8> = wipe::with_capacity(total);
         let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for s in 0..count {
+            let node = &self.nodes[s];
             states.push(State {
                 first: edge_bytes.len() as u32,
-                len: self.len[s],
-                link: self.link[s],
+                len: node.len,
+                link: node.link,
                 owner: u32::MAX,
             });
             row.clear();
@@ -472,9 +533,10 @@ impl Builder {
                     }
                 }
             } else {
-                let mut e = self.head[s];
+                row.extend(node.inline());
+                let mut e = node.more;
                 while e != NONE {
-                    let (byte, to, next) = self.edges[e as usize];
+                    let (byte, to, next) = self.more[e as usize];
                     row.push((byte, to));
                     e = next;
                 }
@@ -491,7 +553,6 @@ impl Builder {
         wipe::zero(&mut row);
         let mut root = wipe::with_capacity(256);
         root.extend_from_slice(&self.root);
-        self.head = Vec::new();
         SuffixAutomaton {
             states,
             edge_bytes,
@@ -566,6 +627,42 @@ mod tests {
             }
         }
         assert_eq!(walk(&sam, b"abxyzqq"), 5);
+    }
+
+    /// States with more edges than a node holds, and clones of them (the
+    /// generalised construction over many values of a small alphabet).
+    #[test]
+    fn states_of_many_edges_and_their_clones() {
+        let mut next = crate::engine::xorshift(7);
+        let values: Vec<Vec<u8>> = (0..40)
+            .map(|_| {
+                (0..30)
+                    .map(|_| b"abcdefgh"[(next() % 8) as usize])
+                    .collect()
+            })
+            .collect();
+        let sam = SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (i as u32, &v[..])));
+        let holds =
+            |s: &[u8]| s.is_empty() || values.iter().any(|v| v.windows(s.len()).any(|w| w == s));
+        for v in &values {
+            for a in 0..v.len() {
+                for b in a + 1..=v.len() {
+                    assert_eq!(walk(&sam, &v[a..b]), b - a);
+                }
+            }
+        }
+        // Random strings: recognised exactly as far as they are substrings.
+        for _ in 0..2000 {
+            let s: Vec<u8> = (0..12)
+                .map(|_| b"abcdefghi"[(next() % 9) as usize])
+                .collect();
+            let longest = (0..=s.len()).rev().find(|&n| holds(&s[..n])).unwrap();
+            assert_eq!(walk(&sam, &s), longest);
+        }
+        let root_like = (0..sam.states.len() - 1)
+            .filter(|&s| sam.states[s + 1].first - sam.states[s].first > INLINE as u32)
+            .count();
+        assert!(root_like > 8, "states with more edges than a node holds");
     }
 
     #[test]
