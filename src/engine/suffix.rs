@@ -53,10 +53,23 @@ impl SuffixAutomaton {
     /// The online construction over several strings, then transitions
     /// packed by state. `values` are (secret index, value), in index order.
     pub(crate) fn new<'a>(values: impl Iterator<Item = (u32, &'a [u8])> + Clone) -> Self {
+        let total: usize = values.clone().map(|(_, v)| v.len()).sum();
+        // The edge table's keys in 32 bits while every state id fits in
+        // 24 (values of 8 MiB in all): slots of 8 bytes, not 16.
+        if 2 * total + 1 < NARROW_STATES {
+            Self::build::<u32>(values, total)
+        } else {
+            Self::build::<u64>(values, total)
+        }
+    }
+
+    fn build<'a, K: EdgeKey>(
+        values: impl Iterator<Item = (u32, &'a [u8])> + Clone,
+        total: usize,
+    ) -> Self {
         // At most 2n states and 3n transitions: reserved, so no buffer
         // that spells a value grows and leaves a copy behind.
-        let total: usize = values.clone().map(|(_, v)| v.len()).sum();
-        let mut b = Builder {
+        let mut b = Builder::<K> {
             nodes: Vec::with_capacity(2 * total + 1),
             more: Vec::with_capacity(3 * total),
             root: Vec::new(),
@@ -232,15 +245,16 @@ impl SuffixAutomaton {
 
 /// The automaton while it is built: each state with its first edges, the
 /// others in lists (an arena of linked edges), the root's in a table.
-struct Builder {
+struct Builder<K: EdgeKey> {
     nodes: Vec<Node>,
-    /// The edges of a state after its first [`INLINE`]: (byte, target,
-    /// next edge of the same state).
-    more: Vec<(u8, u32, u32)>,
+    /// The edges of a state after its first [`INLINE`], to list them:
+    /// (byte, next edge of the same state).
+    more: Vec<(u8, u32)>,
     root: Vec<u32>,
-    /// (state, byte) → edge in `more`, so that a lookup does not walk a
-    /// long list (the states of the shortest strings have most edges).
-    find: EdgeTable,
+    /// (state, byte) → target of the edges in `more`: one probe, not a
+    /// walk of a long list (the states of the shortest strings have most
+    /// edges) and not a second read for the target.
+    find: EdgeTable<K>,
 }
 
 /// Edges a state holds in its own node.
@@ -275,76 +289,119 @@ impl Node {
     }
 }
 
-/// An open-addressing map from (state, byte) to an edge index, a key and
-/// its edge in one slot. It doubles past half full.
-struct EdgeTable {
-    /// (key, edge); key 0 is an empty slot.
-    slots: Vec<(u64, u32)>,
+/// State ids below this fit a key of 32 bits: (state << 8 | byte) + 1.
+const NARROW_STATES: usize = (1 << 24) - 1;
+
+/// The key of an edge table's slot: (state, byte), 0 for an empty slot.
+trait EdgeKey: Copy + Eq + Default {
+    fn of(state: u32, byte: u8) -> Self;
+    fn hash(self) -> u64;
+}
+
+impl EdgeKey for u32 {
+    #[inline]
+    fn of(state: u32, byte: u8) -> u32 {
+        debug_assert!((state as usize) < NARROW_STATES);
+        ((state << 8) | u32::from(byte)) + 1
+    }
+
+    #[inline]
+    fn hash(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl EdgeKey for u64 {
+    #[inline]
+    fn of(state: u32, byte: u8) -> u64 {
+        ((u64::from(state) << 8) | u64::from(byte)) + 1
+    }
+
+    #[inline]
+    fn hash(self) -> u64 {
+        self
+    }
+}
+
+/// An open-addressing map from (state, byte) to a target, the key and
+/// its target in one slot. It doubles past half full.
+struct EdgeTable<K: EdgeKey> {
+    /// (key, target); key 0 is an empty slot.
+    slots: Vec<(K, u32)>,
     len: usize,
 }
 
-impl EdgeTable {
-    fn new() -> EdgeTable {
+impl<K: EdgeKey> EdgeTable<K> {
+    fn new() -> EdgeTable<K> {
         EdgeTable {
-            slots: vec![(0, 0); 1024],
+            slots: vec![(K::default(), 0); 1024],
             len: 0,
         }
     }
 
     #[inline]
-    fn key(state: u32, byte: u8) -> u64 {
-        ((u64::from(state) << 8) | u64::from(byte)) + 1
+    fn slot(&self, key: K) -> usize {
+        let mixed = key.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
+        mixed as usize & (self.slots.len() - 1)
     }
 
+    /// The slot of `(state, byte)`: its own, or the empty one where it
+    /// would go.
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & (self.slots.len() - 1)
+    fn find(&self, state: u32, byte: u8) -> usize {
+        let key = K::of(state, byte);
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        while self.slots[i].0 != key && self.slots[i].0 != K::default() {
+            i = (i + 1) & mask;
+        }
+        i
     }
 
     #[inline]
     fn get(&self, state: u32, byte: u8) -> Option<u32> {
-        let key = Self::key(state, byte);
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            match self.slots[i] {
-                (0, _) => return None,
-                (k, edge) if k == key => return Some(edge),
-                _ => i = (i + 1) & mask,
-            }
-        }
+        let (key, target) = self.slots[self.find(state, byte)];
+        (key != K::default()).then_some(target)
     }
 
     #[inline]
-    fn insert(&mut self, state: u32, byte: u8, edge: u32) {
+    fn get_mut(&mut self, state: u32, byte: u8) -> Option<&mut u32> {
+        let i = self.find(state, byte);
+        let (key, target) = &mut self.slots[i];
+        (*key != K::default()).then_some(target)
+    }
+
+    /// Adds an edge the table does not hold.
+    #[inline]
+    fn insert(&mut self, state: u32, byte: u8, target: u32) {
         if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
-        self.put(Self::key(state, byte), edge);
+        self.put(K::of(state, byte), target);
         self.len += 1;
     }
 
-    fn put(&mut self, key: u64, edge: u32) {
+    fn put(&mut self, key: K, target: u32) {
         let mask = self.slots.len() - 1;
         let mut i = self.slot(key);
-        while self.slots[i].0 != 0 {
+        while self.slots[i].0 != K::default() {
             i = (i + 1) & mask;
         }
-        self.slots[i] = (key, edge);
+        self.slots[i] = (key, target);
     }
 
     /// Twice the slots; the old ones (whose keys hold value bytes) wiped.
     fn grow(&mut self) {
-        let bigger = vec![(0, 0); 2 * self.slots.len()];
+        let bigger = vec![(K::default(), 0); 2 * self.slots.len()];
         let mut old = std::mem::replace(&mut self.slots, bigger);
-        for &(key, edge) in old.iter().filter(|(key, _)| *key != 0) {
-            self.put(key, edge);
+        for &(key, target) in old.iter().filter(|(key, _)| *key != K::default()) {
+            self.put(key, target);
         }
         wipe::zero(&mut old);
     }
 }
 
-impl Drop for Builder {
+impl<K: EdgeKey> Drop for Builder<K> {
     fn drop(&mut self) {
         // The edges spell the values.
         for node in &mut self.nodes {
@@ -357,7 +414,7 @@ impl Drop for Builder {
     }
 }
 
-impl Builder {
+impl<K: EdgeKey> Builder<K> {
     fn state(&mut self, len: u32, link: u32) -> u32 {
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
@@ -399,8 +456,7 @@ impl Builder {
         if node.more == NONE {
             return None;
         }
-        let e = self.find.get(state, byte)?;
-        Some(self.more[e as usize].1)
+        self.find.get(state, byte)
     }
 
     /// Adds the edge of `state` on `byte`, which it does not have yet.
@@ -417,9 +473,9 @@ impl Builder {
             return;
         }
         let id = self.more.len() as u32;
-        self.more.push((byte, target, node.more));
+        self.more.push((byte, node.more));
         node.more = id;
-        self.find.insert(state, byte, id);
+        self.find.insert(state, byte, target);
     }
 
     /// Sends the edge of `state` on `byte` to `to` if it goes to `from`;
@@ -432,8 +488,8 @@ impl Builder {
             match (0..INLINE).find(|&i| node.targets[i] != NONE && node.bytes[i] == byte) {
                 Some(i) => &mut node.targets[i],
                 None if node.more == NONE => return false,
-                None => match self.find.get(state, byte) {
-                    Some(e) => &mut self.more[e as usize].1,
+                None => match self.find.get_mut(state, byte) {
+                    Some(target) => target,
                     None => return false,
                 },
             }
@@ -454,7 +510,11 @@ impl Builder {
         node.bytes = original.bytes;
         let mut e = original.more;
         while e != NONE {
-            let (b, to, next) = self.more[e as usize];
+            let (b, next) = self.more[e as usize];
+            let to = self
+                .find
+                .get(q, b)
+                .expect("every listed edge is in the table");
             self.add(clone, b, to);
             e = next;
         }
@@ -536,8 +596,9 @@ impl Builder {
                 row.extend(node.inline());
                 let mut e = node.more;
                 while e != NONE {
-                    let (byte, to, next) = self.more[e as usize];
-                    row.push((byte, to));
+                    let (byte, next) = self.more[e as usize];
+                    let to = self.find.get(s as u32, byte);
+                    row.push((byte, to.expect("every listed edge is in the table")));
                     e = next;
                 }
                 row.sort_unstable_by_key(|&(byte, _)| byte);
@@ -630,7 +691,8 @@ mod tests {
     }
 
     /// States with more edges than a node holds, and clones of them (the
-    /// generalised construction over many values of a small alphabet).
+    /// generalised construction over many values of a small alphabet),
+    /// with keys of both widths.
     #[test]
     fn states_of_many_edges_and_their_clones() {
         let mut next = crate::engine::xorshift(7);
@@ -641,28 +703,37 @@ mod tests {
                     .collect()
             })
             .collect();
-        let sam = SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (i as u32, &v[..])));
+        let total = values.iter().map(|v| v.len()).sum();
+        let each = || values.iter().enumerate().map(|(i, v)| (i as u32, &v[..]));
+        let narrow = SuffixAutomaton::build::<u32>(each(), total);
+        let wide = SuffixAutomaton::build::<u64>(each(), total);
         let holds =
             |s: &[u8]| s.is_empty() || values.iter().any(|v| v.windows(s.len()).any(|w| w == s));
-        for v in &values {
-            for a in 0..v.len() {
-                for b in a + 1..=v.len() {
-                    assert_eq!(walk(&sam, &v[a..b]), b - a);
+        let probes: Vec<Vec<u8>> = (0..2000)
+            .map(|_| {
+                (0..12)
+                    .map(|_| b"abcdefghi"[(next() % 9) as usize])
+                    .collect()
+            })
+            .collect();
+        for sam in [&narrow, &wide] {
+            for v in &values {
+                for a in 0..v.len() {
+                    for b in a + 1..=v.len() {
+                        assert_eq!(walk(sam, &v[a..b]), b - a);
+                    }
                 }
             }
+            // Random strings: recognised exactly as far as they are substrings.
+            for s in &probes {
+                let longest = (0..=s.len()).rev().find(|&n| holds(&s[..n])).unwrap();
+                assert_eq!(walk(sam, s), longest);
+            }
+            let many = (0..sam.states.len() - 1)
+                .filter(|&s| sam.states[s + 1].first - sam.states[s].first > INLINE as u32)
+                .count();
+            assert!(many > 8, "states with more edges than a node holds");
         }
-        // Random strings: recognised exactly as far as they are substrings.
-        for _ in 0..2000 {
-            let s: Vec<u8> = (0..12)
-                .map(|_| b"abcdefghi"[(next() % 9) as usize])
-                .collect();
-            let longest = (0..=s.len()).rev().find(|&n| holds(&s[..n])).unwrap();
-            assert_eq!(walk(&sam, &s), longest);
-        }
-        let root_like = (0..sam.states.len() - 1)
-            .filter(|&s| sam.states[s + 1].first - sam.states[s].first > INLINE as u32)
-            .count();
-        assert!(root_like > 8, "states with more edges than a node holds");
     }
 
     #[test]
