@@ -76,54 +76,52 @@ impl SuffixAutomaton {
             find: EdgeTable::new(),
         };
         b.state(0, NONE);
-        let mut owner = vec![u32::MAX];
-        let mut room = vec![0u8];
+        // Per state: the first secret holding its strings, and the most
+        // value bytes that follow them (together: the pass up the links
+        // below reads both of a state at random).
+        let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0)];
         for (secret, value) in values.clone() {
             let mut last = ROOT;
             for (i, &byte) in value.iter().enumerate() {
                 last = b.extend(last, byte);
-                if owner.len() < b.nodes.len() {
+                if seen.len() < b.nodes.len() {
                     // Grown by half at a time, not a state at a time.
-                    let more = b.nodes.len() + b.nodes.len() / 2;
-                    owner.resize(more, u32::MAX);
-                    room.resize(more, 0);
+                    seen.resize(b.nodes.len() + b.nodes.len() / 2, (u32::MAX, 0));
                 }
-                let s = last as usize;
-                owner[s] = owner[s].min(secret);
-                let follow = (value.len() - i - 1).min(FRAGMENT) as u8;
-                room[s] = room[s].max(follow);
+                let (owner, room) = &mut seen[last as usize];
+                *owner = (*owner).min(secret);
+                *room = (*room).max((value.len() - i - 1).min(FRAGMENT) as u8);
             }
         }
-        owner.truncate(b.nodes.len());
-        room.truncate(b.nodes.len());
+        seen.truncate(b.nodes.len());
         // An occurrence of a string is one of each of its suffixes: push
         // owners and room up the suffix links, longest states first.
         // By a counting sort on the length (at most a value's): linear,
         // where a comparison sort through the lengths was the slowest part
-        // of compiling many secrets.
+        // of compiling many secrets. The order holds each state's link, so
+        // that the pass does not read the nodes again.
         let longest = b.nodes.iter().map(|n| n.len).max().unwrap_or(0) as usize;
-        let by_length = b.nodes.iter().map(|n| n.len).enumerate();
+        let by_length = b.nodes.iter().enumerate();
         let mut order = Vec::with_capacity(b.nodes.len());
         layout::by_group(
             longest + 1,
-            by_length.map(|(state, len)| (longest - len as usize, state as u32)),
+            by_length.map(|(s, n)| (longest - n.len as usize, (s as u32, n.link))),
             &mut order,
         );
-        for &s in &order {
-            let parent = b.nodes[s as usize].link;
+        for &(s, parent) in &order {
             if parent != NONE {
-                let (s, p) = (s as usize, parent as usize);
-                owner[p] = owner[p].min(owner[s]);
-                room[p] = room[p].max(room[s]);
+                let (owner, room) = seen[s as usize];
+                let up = &mut seen[parent as usize];
+                *up = (up.0.min(owner), up.1.max(room));
             }
         }
         drop(order);
         let mut sam = b.pack();
-        for (state, owner) in sam.states.iter_mut().zip(&owner) {
-            state.owner = *owner;
+        for (state, &(owner, _)) in sam.states.iter_mut().zip(&seen) {
+            state.owner = owner;
         }
-        room.shrink_to_fit();
-        sam.room = room;
+        sam.room = seen.iter().map(|&(_, room)| room).collect();
+        drop(seen);
         for (secret, value) in values {
             let mut state = ROOT;
             for &byte in value {
