@@ -283,7 +283,19 @@ impl Scrubber {
         self.engine.same_length
     }
 
-    /// Approximate heap bytes used by the compiled automata and tables.
+    /// Heap bytes the scrubber holds: its automata, tables and filters,
+    /// the compiled secrets and the engine that owns them (hash maps by
+    /// their capacity, so a close estimate). Streams hold their own small
+    /// buffers on top.
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let secret = Secret::new("DB", "correct horse battery staple");
+    /// let scrubber = compile(&[secret], &Options::new(RULES_VERSION))?;
+    /// assert!(scrubber.memory_usage() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn memory_usage(&self) -> usize {
         self.engine.memory_usage()
     }

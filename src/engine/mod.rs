@@ -207,7 +207,9 @@ impl Engine {
 
     pub(crate) fn memory_usage(&self) -> usize {
         let secrets: usize = self.secrets.iter().map(CompiledSecret::memory_usage).sum();
-        self.direct.memory_usage()
+        // The engine itself is on the heap too (in the scrubber's `Arc`).
+        std::mem::size_of::<Engine>()
+            + self.direct.memory_usage()
             + self.view.memory_usage()
             + self.direct_table.memory_usage()
             + self.view_table.memory_usage()
