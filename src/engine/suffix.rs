@@ -242,7 +242,8 @@ impl SuffixAutomaton {
 }
 
 /// The automaton while it is built: each state with its first edges, the
-/// others in lists (an arena of linked edges), the root's in a table.
+/// others' targets in a table by (state, byte) and their bytes in a list
+/// per state (an arena of linked entries), the root's in a table by byte.
 struct Builder<K: EdgeKey> {
     nodes: Vec<Node>,
     /// The edges of a state after its first [`INLINE`], to list them:
@@ -694,26 +695,21 @@ mod tests {
     #[test]
     fn states_of_many_edges_and_their_clones() {
         let mut next = crate::engine::xorshift(7);
-        let values: Vec<Vec<u8>> = (0..40)
-            .map(|_| {
-                (0..30)
-                    .map(|_| b"abcdefgh"[(next() % 8) as usize])
-                    .collect()
-            })
-            .collect();
+        // `count` strings of `len` bytes drawn from `alphabet`.
+        let mut strings = |count: usize, len: usize, alphabet: &[u8]| -> Vec<Vec<u8>> {
+            let mut pick = || alphabet[(next() % alphabet.len() as u64) as usize];
+            (0..count)
+                .map(|_| (0..len).map(|_| pick()).collect())
+                .collect()
+        };
+        let values = strings(40, 30, b"abcdefgh");
         let total = values.iter().map(|v| v.len()).sum();
         let each = || values.iter().enumerate().map(|(i, v)| (i as u32, &v[..]));
         let narrow = SuffixAutomaton::build::<u32>(each(), total);
         let wide = SuffixAutomaton::build::<u64>(each(), total);
         let holds =
             |s: &[u8]| s.is_empty() || values.iter().any(|v| v.windows(s.len()).any(|w| w == s));
-        let probes: Vec<Vec<u8>> = (0..2000)
-            .map(|_| {
-                (0..12)
-                    .map(|_| b"abcdefghi"[(next() % 9) as usize])
-                    .collect()
-            })
-            .collect();
+        let probes = strings(2000, 12, b"abcdefghi");
         for sam in [&narrow, &wide] {
             for v in &values {
                 for a in 0..v.len() {
