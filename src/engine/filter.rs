@@ -336,17 +336,12 @@ fn direct_at(
             if len != walked + 1 {
                 continue; // a match that started later
             }
-            let (exact, longer) = table.prefix(id);
-            if let Some(exact) = exact {
+            if let (Some(exact), _) = table.prefix(id) {
                 let (form, secret) = table.owners[exact as usize].plain;
                 candidates.offer(base + start as u64, len as u64, form, secret);
             }
             // Only those that go on with the next byte can match or be open.
-            let longer = match input.get(start + len) {
-                Some(&next) if !longer.is_empty() => table.longer_with(id, next),
-                _ => longer,
-            };
-            for &id in longer {
+            for &id in table.longer_with(id, input.get(start + len).copied()) {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
                     Outcome::Full => {
@@ -507,20 +502,15 @@ impl ViewPass<'_> {
                 if len != walked {
                     continue; // a match that started later
                 }
-                let (exact, longer) = table.prefix(id);
-                if let Some(exact) = exact {
+                if let (Some(exact), _) = table.prefix(id) {
                     let span = (pos - start) as u64;
                     let (form, secret) = view_owner(engine, exact, span);
                     candidates.offer(self.base + start as u64, span, form, secret);
                 }
                 // Only those that go on with the next view byte can match
                 // or be open.
-                let next = input[pos..].iter().find(|&&b| !is_break(b));
-                let longer = match next {
-                    Some(&next) if !longer.is_empty() => table.longer_with(id, next),
-                    _ => longer,
-                };
-                for &id in longer {
+                let next = input[pos..].iter().copied().find(|&b| !is_break(b));
+                for &id in table.longer_with(id, next) {
                     let reach = self
                         .verifier
                         .verify(table, id, input, view_start, PREFIX, pos);

@@ -281,6 +281,14 @@ struct Node {
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 impl Node {
+    /// Where the edge on `byte` is among those held here.
+    #[inline]
+    fn slot_of(&self, byte: u8) -> Option<usize> {
+        (0..INLINE)
+            .take_while(|&i| self.targets[i] != NONE)
+            .find(|&i| self.bytes[i] == byte)
+    }
+
     /// The edges held here: (byte, target).
     fn inline(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
         let used = self.targets.iter().take_while(|&&t| t != NONE).count();
@@ -444,18 +452,11 @@ impl<K: EdgeKey> Builder<K> {
             return (to != NONE).then_some(to);
         }
         let node = &self.nodes[state as usize];
-        for i in 0..INLINE {
-            if node.targets[i] == NONE {
-                return None;
-            }
-            if node.bytes[i] == byte {
-                return Some(node.targets[i]);
-            }
+        match node.slot_of(byte) {
+            Some(i) => Some(node.targets[i]),
+            None if node.more == NONE => None,
+            None => self.find.get(state, byte),
         }
-        if node.more == NONE {
-            return None;
-        }
-        self.find.get(state, byte)
     }
 
     /// Adds the edge of `state` on `byte`, which it does not have yet.
@@ -484,7 +485,7 @@ impl<K: EdgeKey> Builder<K> {
             &mut self.root[byte as usize]
         } else {
             let node = &mut self.nodes[state as usize];
-            match (0..INLINE).find(|&i| node.targets[i] != NONE && node.bytes[i] == byte) {
+            match node.slot_of(byte) {
                 Some(i) => &mut node.targets[i],
                 None if node.more == NONE => return false,
                 None => match self.find.get_mut(state, byte) {

@@ -126,16 +126,21 @@ impl Table {
         )
     }
 
-    /// The patterns of prefix `id` whose byte after the prefix is `next`
-    /// (those that [`Table::prefix`] gives and `next` does not end at once):
-    /// keys of one service share a header, and at 10,000 of them thousands
-    /// of patterns share a prefix, where one or two go on with the input.
+    /// The longer patterns of prefix `id` that can still match where the
+    /// prefix is followed by `next`: those whose byte after the prefix is
+    /// `next`, or all of them where the input ends after the prefix (each
+    /// may be open). Keys of one service share a header, and at 10,000 of
+    /// them thousands of patterns share a prefix, where one or two go on
+    /// with the input.
     #[inline]
-    pub(crate) fn longer_with(&self, id: usize, next: u8) -> &[u32] {
+    pub(crate) fn longer_with(&self, id: usize, next: Option<u8>) -> &[u32] {
         let (from, to) = (
             self.longer_from[id] as usize,
             self.longer_from[id + 1] as usize,
         );
+        let Some(next) = next else {
+            return &self.longer[from..to];
+        };
         let nexts = &self.longer_next[from..to];
         let low = nexts.partition_point(|&b| b < next);
         let high = low + nexts[low..].partition_point(|&b| b == next);
@@ -369,11 +374,12 @@ mod tests {
                 .filter(|&id| table.pattern(id)[PREFIX] == next)
                 .collect();
             want.sort_unstable();
-            let mut got = table.longer_with(prefix, next).to_vec();
+            let mut got = table.longer_with(prefix, Some(next)).to_vec();
             got.sort_unstable();
             assert_eq!(got, want, "next byte {next}");
         }
-        assert_eq!(table.longer_with(prefix, b'4').len(), 3);
+        assert_eq!(table.longer_with(prefix, Some(b'4')).len(), 3);
+        assert_eq!(table.longer_with(prefix, None), longer, "the input ends");
     }
 
     /// How many bytes `p` agrees with itself shifted by `d`, by brute force.
