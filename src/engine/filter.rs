@@ -53,20 +53,40 @@ pub(super) fn tail_start(input: &[u8]) -> usize {
 /// position from which something could still be open at the end and not be
 /// handed over by the filter (before it, nothing that starts at or after
 /// `tail` can be). A pattern's candidate could start at a position that is
-/// no CR or LF where the pattern's first 8 bytes start, or fewer than 8
-/// bytes (or view bytes) remain. A fragment of 16 bytes or more holds a
-/// sampled value gram, so the filter walks it (and hands over its run when
-/// it reaches the end); only a proper prefix of a window can be open at the
-/// end unseen, and it starts within the last 15 bytes, where a value gram
-/// starts it, and the last 8 bytes are a value gram too (they are in it).
-/// Every push runs this over its tail: one probe a position where the word
-/// holds no line break (most of them), in a tight loop, and one more for
-/// the last gram, which most often rules out every window prefix: in a
-/// large set each value gram probed is a cache miss.
+/// no CR or LF where the pattern's first 8 bytes start, or where fewer
+/// than 8 bytes (or view bytes) remain and they begin a pattern. A fragment
+/// of 16 bytes or more holds a sampled value gram, so the filter walks it
+/// (and hands over its run when it reaches the end); only a proper prefix
+/// of a window can be open at the end unseen, and it starts within the
+/// last 15 bytes, where a value gram starts it, and the last 8 bytes are a
+/// value gram too (they are in it), or within the last 7, which begin a
+/// window then. Every push runs this over its tail: one probe a position
+/// where the word holds no line break (most of them), in a tight loop, one
+/// more for the last gram, which most often rules out every window prefix,
+/// and one for each of the last 7 bytes (`short.rs`): in a large set each
+/// probe is a cache miss, so all are asked for first.
 pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
     let len = input.len();
     // Positions before `words` have 8 bytes.
     let words = len.saturating_sub(GRAM - 1).max(tail);
+    // In a large set each probe below is a cache miss: all are asked for
+    // at once, so that they overlap, where the loop's early exit let few
+    // do.
+    if engine.starts.is_large() && tail < words {
+        // `words` is `len - 7` here: every position before it has 8 bytes.
+        for w in input[tail..words + GRAM - 1].windows(GRAM) {
+            engine.starts.prefetch(gram(w));
+        }
+    }
+    if engine.value_grams.is_large() {
+        let from = len.saturating_sub(FRAGMENT - 1).max(tail);
+        for w in input[from.min(len)..].windows(GRAM) {
+            engine.value_grams.prefetch(gram(w));
+        }
+    }
+    for at in words..len {
+        engine.short_starts.prefetch_end(input, at);
+    }
     let last_gram = gram_at(input, len.wrapping_sub(GRAM));
     let window_prefixes = match last_gram {
         Some(last) if engine.value_grams.may_hold(last) => len.saturating_sub(FRAGMENT - 1),
@@ -114,8 +134,17 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
             line_break = next_break(at.min(len));
         }
     }
-    // Fewer than 8 bytes remain: any that is no CR or LF could start one.
-    (words..len).find(|&at| !is_break(input[at])).unwrap_or(len)
+    // Fewer than 8 bytes remain: a candidate starts there only where the
+    // bytes to the end begin a pattern or a window. Before a CR or LF among
+    // them the view's bytes are not the input's: there any byte that is no
+    // CR or LF could start one.
+    let last_break = memchr::memrchr2(b'\r', b'\n', &input[words..]).map(|i| words + i);
+    (words..len)
+        .find(|&at| match last_break {
+            Some(line_break) if at <= line_break => !is_break(input[at]),
+            _ => engine.short_starts.may_start_end(input, at),
+        })
+        .unwrap_or(len)
 }
 
 /// Every candidate that starts in `input` (which starts at position `base`,
@@ -612,7 +641,8 @@ mod tests {
             return false;
         }
         if at + GRAM > input.len() {
-            return true;
+            let rest = &input[at..];
+            return rest.iter().any(|&b| is_break(b)) || engine.short_starts.may_start(rest);
         }
         let word = gram(&input[at..]);
         // A proper prefix of a window at the end: shorter than 16 bytes, so
@@ -638,7 +668,18 @@ mod tests {
             Secret::new("A", "correct horse battery staple"),
             Secret::new("B", "tok_0123456789abcdef"),
         ];
-        let engine = Engine::build(&secrets, false);
+        // Two secrets, and with them enough that the last bytes' set of
+        // short starts is kept.
+        let small = Engine::build(&secrets, false);
+        let mut more = secrets.to_vec();
+        more.extend(crate::engine::short::tests::many_tokens(100));
+        let large = Engine::build(&more, false);
+        for engine in [&small, &large] {
+            starts_as_defined(engine);
+        }
+    }
+
+    fn starts_as_defined(engine: &Engine) {
         let mut next = crate::engine::xorshift(0x5eed_u64);
         // Text with line breaks often, and now and then the start of a
         // pattern (raw, base64 and hex of a value) so that some positions
@@ -663,9 +704,9 @@ mod tests {
             let tail = tail_start(&input);
             assert_eq!(tail, tail_plainly(&input), "tail of {input:?}");
             let expected = (tail..input.len())
-                .find(|&at| could_start_open(&engine, &input, at))
+                .find(|&at| could_start_open(engine, &input, at))
                 .unwrap_or(input.len());
-            assert_eq!(stepper_start(&engine, &input, tail), expected, "{input:?}");
+            assert_eq!(stepper_start(engine, &input, tail), expected, "{input:?}");
         }
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod matcher;
 mod opens;
 mod prefetch;
 mod seeds;
+mod short;
 mod suffix;
 mod table;
 mod verify;
@@ -28,6 +29,7 @@ use crate::patterns_but_fragments;
 use crate::secret::Secret;
 use automaton::Automaton;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE};
+use short::ShortStarts;
 use suffix::SuffixAutomaton;
 use table::{Table, TableBuilder};
 
@@ -103,6 +105,9 @@ pub(crate) struct Engine {
     /// starts, no candidate of a pattern can be open at the end of the
     /// input.
     pub(crate) starts: GramSet,
+    /// The first 1 to 7 bytes of every pattern and window: where the
+    /// stepper need not start in the last 7 bytes of a push.
+    pub(crate) short_starts: ShortStarts,
 }
 
 /// A placeholder is secret too: wiped when the scrubber goes. (The values
@@ -187,6 +192,7 @@ impl Engine {
             .into_iter()
             .flat_map(|t| (0..t.len() as u32).map(move |id| &t.pattern(id)[..GRAM]));
         let starts = GramSet::new(firsts);
+        let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
         Engine {
@@ -202,6 +208,7 @@ impl Engine {
             value_grams,
             direct_any,
             starts,
+            short_starts,
         }
     }
 
@@ -219,6 +226,7 @@ impl Engine {
             + self.value_grams.memory_usage()
             + self.starts.memory_usage()
             + self.direct_any.memory_usage()
+            + self.short_starts.memory_usage()
             + secrets
     }
 }

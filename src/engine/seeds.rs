@@ -241,20 +241,28 @@ impl GramSet {
             .clone()
             .map(|v| v.len().saturating_sub(GRAM - 1))
             .sum();
-        let bits = Bitmap::with_bits(grams * 32);
+        let words = values.flat_map(|v| v.windows(GRAM).map(gram));
+        GramSet::of_keys(grams, 32, words)
+    }
+
+    /// A set of `count` keys (any 64-bit numbers, grams or not), with
+    /// `bits_per_key` bits of room each.
+    pub(crate) fn of_keys(
+        count: usize,
+        bits_per_key: usize,
+        keys: impl Iterator<Item = u64>,
+    ) -> GramSet {
+        let bits = Bitmap::with_bits(count * bits_per_key);
         let mut set = GramSet {
             probes: if bits.len() >= LARGE as u64 { 4 } else { 2 },
             bits,
-            empty: grams == 0,
+            empty: count == 0,
         };
-        for value in values {
-            for at in 0..value.len().saturating_sub(GRAM - 1) {
-                let word = gram(&value[at..]);
-                let (first, second) = (first_hash(word), second_hash(word));
-                set.bits.set_pair(first);
-                for i in 2..set.probes {
-                    set.bits.set(probe(first, second, i));
-                }
+        for key in keys {
+            let (first, second) = (first_hash(key), second_hash(key));
+            set.bits.set_pair(first);
+            for i in 2..set.probes {
+                set.bits.set(probe(first, second, i));
             }
         }
         set

@@ -1,0 +1,202 @@
+//! What can begin in the last 7 bytes of a push. There no 8-byte gram
+//! fits, so the stepper (see `filter::stepper_start`) would start at the
+//! first of them that is no CR or LF, and every byte it steps costs a
+//! cache miss or three in the automata of a large set. A candidate can
+//! start there only where the bytes to the end begin a pattern, or a
+//! window of a value: this set holds every such string of 1 to 7 bytes (as
+//! a Bloom filter: a string that is not in it begins nothing), so that the
+//! stepper starts at the first that may, and most pushes step a byte or
+//! two, where the root's transitions are in the cache.
+
+use super::seeds::{GRAM, GramSet};
+use super::table::Table;
+use crate::FRAGMENT;
+
+/// Longest string the set holds: one byte short of a gram.
+pub(crate) const SHORT: usize = GRAM - 1;
+
+pub(crate) struct ShortStarts {
+    /// `None` for a small set, where the automata are in the cache and
+    /// stepping 7 bytes costs less than the set's memory is worth (at 10
+    /// tokens it would be 6 bytes a value byte): any string may start.
+    set: Option<GramSet>,
+}
+
+/// Strings from which the set is kept (about 70 tokens of 40 bytes).
+const KEPT_FROM: usize = 1 << 14;
+
+/// Bits of room a string: a string of a large set is a cache miss, but
+/// the seven of a push are probed at once; 8 bits let through about one
+/// string in 20 that is not in the set, and cost a byte a string.
+const BITS_PER_STRING: usize = 8;
+
+impl ShortStarts {
+    /// The first 1 to 7 bytes of every pattern of `tables`, and of every
+    /// window of `values` (the values longer than a fragment).
+    pub(crate) fn new<'a>(
+        tables: [&Table; 2],
+        values: impl Iterator<Item = &'a [u8]> + Clone,
+    ) -> ShortStarts {
+        let patterns = || {
+            tables
+                .into_iter()
+                .flat_map(|t| (0..t.len() as u32).map(move |id| t.pattern(id)))
+        };
+        // Every start of a window: the value's first `len - 15` bytes.
+        let windows = || {
+            values
+                .clone()
+                .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |i| &v[i..]))
+        };
+        let count = SHORT * (patterns().count() + windows().count());
+        let strings = patterns()
+            .chain(windows())
+            .flat_map(|bytes| (1..=SHORT.min(bytes.len())).map(move |len| key(&bytes[..len])));
+        ShortStarts {
+            set: (count >= KEPT_FROM).then(|| GramSet::of_keys(count, BITS_PER_STRING, strings)),
+        }
+    }
+
+    /// Whether the last bytes of `input`, from `at` (1 to 7 of them), may
+    /// begin a pattern or a window.
+    #[inline(always)]
+    pub(crate) fn may_start_end(&self, input: &[u8], at: usize) -> bool {
+        self.set
+            .as_ref()
+            .is_none_or(|set| set.may_hold(key_of_end(input, at)))
+    }
+
+    /// Starts loading what [`ShortStarts::may_start_end`] reads first.
+    #[inline(always)]
+    pub(crate) fn prefetch_end(&self, input: &[u8], at: usize) {
+        if let Some(set) = &self.set {
+            set.prefetch(key_of_end(input, at));
+        }
+    }
+
+    /// Whether `bytes` (1 to 7 of them) may begin a pattern or a window.
+    #[cfg(test)]
+    pub(crate) fn may_start(&self, bytes: &[u8]) -> bool {
+        self.set.as_ref().is_none_or(|set| set.may_hold(key(bytes)))
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.set.as_ref().map_or(0, GramSet::memory_usage)
+    }
+}
+
+/// A string of fewer than 8 bytes as one number: its bytes from the
+/// lowest, and its length in the top byte (so that no two strings share
+/// one).
+fn key(bytes: &[u8]) -> u64 {
+    debug_assert!((1..=SHORT).contains(&bytes.len()));
+    let mut word = [0u8; GRAM];
+    word[..bytes.len()].copy_from_slice(bytes);
+    word[GRAM - 1] = bytes.len() as u8;
+    u64::from_le_bytes(word)
+}
+
+/// [`key`] of `input[at..]`, from one load of the last 8 bytes where there
+/// are that many.
+#[inline(always)]
+fn key_of_end(input: &[u8], at: usize) -> u64 {
+    let len = input.len() - at;
+    debug_assert!((1..=SHORT).contains(&len));
+    match input.last_chunk::<GRAM>() {
+        Some(last) => u64::from_le_bytes(*last) >> (8 * (GRAM - len)) | (len as u64) << 56,
+        None => key(&input[at..]),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::Secret;
+    use crate::engine::Engine;
+
+    #[test]
+    fn strings_of_different_lengths_have_different_keys() {
+        assert_ne!(key(b"a"), key(b"a\0"));
+        assert_ne!(key(b"abc"), key(b"abcd"));
+        assert_eq!(key(b"abcdefg") >> 56, 7);
+    }
+
+    #[test]
+    fn every_start_of_a_pattern_or_a_window_is_in_and_few_others() {
+        // Enough secrets that the set is kept.
+        let mut secrets = vec![
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef\nline two"),
+            Secret::new("C", "short123"),
+        ];
+        secrets.extend(many_tokens(100));
+        let engine = Engine::build(&secrets, false);
+        let set = &engine.short_starts;
+        assert!(set.set.is_some());
+        let tables = [&engine.direct_table, &engine.view_table];
+        for table in tables {
+            for id in 0..table.len() as u32 {
+                let pattern = table.pattern(id);
+                for len in 1..=SHORT {
+                    assert!(set.may_start(&pattern[..len]), "pattern {id}, {len} bytes");
+                }
+            }
+        }
+        for secret in &secrets {
+            let value = secret.trimmed_value();
+            for at in 0..=value.len().saturating_sub(FRAGMENT) {
+                for len in 1..=SHORT.min(value.len() - at) {
+                    if value.len() > FRAGMENT {
+                        assert!(set.may_start(&value[at..at + len]), "window at {at}");
+                    }
+                }
+            }
+        }
+        let mut next = crate::engine::xorshift(0x5107);
+        let others = (0..10_000)
+            .filter(|_| {
+                let bytes = next().to_le_bytes();
+                set.may_start(&bytes[..1 + (bytes[7] % 7) as usize])
+            })
+            .count();
+        assert!(others < 1_500, "{others} of 10,000 random strings pass");
+    }
+
+    #[test]
+    fn a_small_set_lets_every_string_start() {
+        let engine = Engine::build(&many_tokens(3), false);
+        assert!(engine.short_starts.set.is_none());
+        assert!(engine.short_starts.may_start(b"\0\0\0"));
+        assert_eq!(engine.short_starts.memory_usage(), 0);
+    }
+
+    #[test]
+    fn the_key_of_an_end_is_that_of_its_bytes() {
+        for input in [&b"0123456789abcdef"[..], b"0123456", b"xy"] {
+            for at in input.len().saturating_sub(SHORT)..input.len() {
+                assert_eq!(
+                    key_of_end(input, at),
+                    key(&input[at..]),
+                    "{input:?} from {at}"
+                );
+            }
+        }
+    }
+
+    /// `count` tokens of 20 to 59 bytes, some with a line break.
+    pub(crate) fn many_tokens(count: usize) -> Vec<Secret> {
+        let mut next = crate::engine::xorshift(0x70c3);
+        (0..count)
+            .map(|i| {
+                let len = 20 + (next() % 40) as usize;
+                let value: Vec<u8> = (0..len)
+                    .map(|j| match next() % 64 {
+                        0 if j > 0 && j + 1 < len => b'\n',
+                        r => b'0' + (r % 75) as u8,
+                    })
+                    .collect();
+                Secret::new(format!("T{i}"), value)
+            })
+            .collect()
+    }
+}
