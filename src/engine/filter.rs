@@ -147,6 +147,26 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
         .unwrap_or(len)
 }
 
+/// Asks for what the filters' first batch over `input` reads, in a large
+/// set (the batches after it are asked for while one is tested): done
+/// before [`stepper_start`], whose probes they then overlap, so that a push
+/// does not begin each filter waiting on memory.
+pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8]) {
+    let any = &engine.direct_any;
+    if any.is_large() {
+        let stride = engine.direct_seeds.stride;
+        for i in 0..batch_len(input, 0, stride) {
+            any.prefetch(gram(&input[i * stride..]));
+        }
+    }
+    let view = &engine.view_seeds;
+    if view.is_large() {
+        for i in 0..batch_len(input, 0, view.stride) {
+            view.prefetch(gram(&input[i * view.stride..]));
+        }
+    }
+}
+
 /// Every candidate that starts in `input` (which starts at position `base`,
 /// at or after the first undecided byte) into `candidates`, and what
 /// reaches its end from before `tail`: open verifications into

@@ -201,6 +201,8 @@ impl Matcher {
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
+        // Most often the filters start at `open`.
+        filter::prefetch_first_batches(engine, open);
         // The stepper starts where something could still be open at the end;
         // the filter hands it what started before.
         let from = filter::stepper_start(engine, open, filter::tail_start(open));
