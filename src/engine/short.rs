@@ -3,17 +3,21 @@
 //! first of them that is no CR or LF, and every byte it steps costs a
 //! cache miss or three in the automata of a large set. A candidate can
 //! start there only where the bytes to the end begin a pattern, or a
-//! window of a value: this set holds every such string of 1 to 7 bytes (as
+//! window of a value: this set holds every such string of 3 to 7 bytes (as
 //! a Bloom filter: a string that is not in it begins nothing), so that the
-//! stepper starts at the first that may, and most pushes step a byte or
-//! two, where the root's transitions are in the cache.
+//! stepper starts at the first that may, and most pushes step two bytes or
+//! three, where the root's transitions are in the cache. (Of one or two
+//! bytes almost every string begins something in a large set: they are not
+//! worth their room.)
 
-use super::seeds::{GRAM, GramSet};
+use super::seeds::{GRAM, GramSet, gram};
 use super::table::Table;
 use crate::FRAGMENT;
 
 /// Longest string the set holds: one byte short of a gram.
 pub(crate) const SHORT: usize = GRAM - 1;
+/// Shortest string the set holds: any shorter may begin something.
+const SHORTEST: usize = 3;
 
 pub(crate) struct ShortStarts {
     /// `None` for a small set, where the automata are in the cache and
@@ -22,17 +26,18 @@ pub(crate) struct ShortStarts {
     set: Option<GramSet>,
 }
 
-/// Strings from which the set is kept (about 70 tokens of 40 bytes).
+/// Strings from which the set is kept (about 100 tokens of 40 bytes).
 const KEPT_FROM: usize = 1 << 14;
 
 /// Bits of room a string: a string of a large set is a cache miss, but
-/// the seven of a push are probed at once; 8 bits let through about one
+/// the five of a push are probed at once; 8 bits let through about one
 /// string in 20 that is not in the set, and cost a byte a string.
 const BITS_PER_STRING: usize = 8;
 
 impl ShortStarts {
-    /// The first 1 to 7 bytes of every pattern of `tables`, and of every
-    /// window of `values` (the values longer than a fragment).
+    /// The first 3 to 7 bytes of every pattern of `tables`, and of every
+    /// window of `values` (the values longer than a fragment). Every
+    /// pattern is at least 8 bytes long, and a window 16.
     pub(crate) fn new<'a>(
         tables: [&Table; 2],
         values: impl Iterator<Item = &'a [u8]> + Clone,
@@ -48,10 +53,13 @@ impl ShortStarts {
                 .clone()
                 .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |i| &v[i..]))
         };
-        let count = SHORT * (patterns().count() + windows().count());
-        let strings = patterns()
-            .chain(windows())
-            .flat_map(|bytes| (1..=SHORT.min(bytes.len())).map(move |len| key(&bytes[..len])));
+        let lengths = SHORTEST..=SHORT;
+        let count = lengths.clone().count() * (patterns().count() + windows().count());
+        // From one load of the first 8 bytes, each length's key by a mask.
+        let strings = patterns().chain(windows()).flat_map(|bytes| {
+            let word = gram(bytes);
+            lengths.clone().map(move |len| key_of_word(word, len))
+        });
         ShortStarts {
             set: (count >= KEPT_FROM).then(|| GramSet::of_keys(count, BITS_PER_STRING, strings)),
         }
@@ -61,15 +69,18 @@ impl ShortStarts {
     /// begin a pattern or a window.
     #[inline(always)]
     pub(crate) fn may_start_end(&self, input: &[u8], at: usize) -> bool {
-        self.set
-            .as_ref()
-            .is_none_or(|set| set.may_hold(key_of_end(input, at)))
+        match &self.set {
+            Some(set) if input.len() - at >= SHORTEST => set.may_hold(key_of_end(input, at)),
+            _ => true,
+        }
     }
 
     /// Starts loading what [`ShortStarts::may_start_end`] reads first.
     #[inline(always)]
     pub(crate) fn prefetch_end(&self, input: &[u8], at: usize) {
-        if let Some(set) = &self.set {
+        if let Some(set) = &self.set
+            && input.len() - at >= SHORTEST
+        {
             set.prefetch(key_of_end(input, at));
         }
     }
@@ -77,7 +88,10 @@ impl ShortStarts {
     /// Whether `bytes` (1 to 7 of them) may begin a pattern or a window.
     #[cfg(test)]
     pub(crate) fn may_start(&self, bytes: &[u8]) -> bool {
-        self.set.as_ref().is_none_or(|set| set.may_hold(key(bytes)))
+        match &self.set {
+            Some(set) if bytes.len() >= SHORTEST => set.may_hold(key(bytes)),
+            _ => true,
+        }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
@@ -88,12 +102,18 @@ impl ShortStarts {
 /// A string of fewer than 8 bytes as one number: its bytes from the
 /// lowest, and its length in the top byte (so that no two strings share
 /// one).
+#[cfg(test)]
 fn key(bytes: &[u8]) -> u64 {
-    debug_assert!((1..=SHORT).contains(&bytes.len()));
     let mut word = [0u8; GRAM];
     word[..bytes.len()].copy_from_slice(bytes);
-    word[GRAM - 1] = bytes.len() as u8;
-    u64::from_le_bytes(word)
+    key_of_word(u64::from_le_bytes(word), bytes.len())
+}
+
+/// [`key`] of the first `len` bytes of `word` (8 bytes, the first lowest).
+#[inline(always)]
+fn key_of_word(word: u64, len: usize) -> u64 {
+    debug_assert!((1..=SHORT).contains(&len));
+    word & ((1 << (8 * len)) - 1) | (len as u64) << 56
 }
 
 /// [`key`] of `input[at..]`, from one load of the last 8 bytes where there
@@ -101,10 +121,13 @@ fn key(bytes: &[u8]) -> u64 {
 #[inline(always)]
 fn key_of_end(input: &[u8], at: usize) -> u64 {
     let len = input.len() - at;
-    debug_assert!((1..=SHORT).contains(&len));
     match input.last_chunk::<GRAM>() {
-        Some(last) => u64::from_le_bytes(*last) >> (8 * (GRAM - len)) | (len as u64) << 56,
-        None => key(&input[at..]),
+        Some(last) => key_of_word(u64::from_le_bytes(*last) >> (8 * (GRAM - len)), len),
+        None => {
+            let mut word = [0u8; GRAM];
+            word[..len].copy_from_slice(&input[at..]);
+            key_of_word(u64::from_le_bytes(word), len)
+        }
     }
 }
 
@@ -156,7 +179,7 @@ pub(crate) mod tests {
         let others = (0..10_000)
             .filter(|_| {
                 let bytes = next().to_le_bytes();
-                set.may_start(&bytes[..1 + (bytes[7] % 7) as usize])
+                set.may_start(&bytes[..SHORTEST + (bytes[7] % 5) as usize])
             })
             .count();
         assert!(others < 1_500, "{others} of 10,000 random strings pass");
