@@ -261,3 +261,54 @@ fn periodic_values() {
     }
     assert!(checked > 20, "{checked}");
 }
+
+/// Many secrets (so that the set of what can begin in a push's last 7
+/// bytes is kept), and a push that ends 1 to 7 bytes into a piece of a
+/// value (a fragment, or the start of one of its patterns) after noise that
+/// begins nothing: only those last bytes say that the piece must be held.
+#[test]
+fn pieces_begun_in_the_last_bytes_of_a_push_of_many_secrets() {
+    let mut rng = Rng::new(806);
+    const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let secrets: Vec<RefSecret> = (0..150)
+        .map(|i| {
+            let value: Vec<u8> = (0..40).map(|_| *rng.pick(ALNUM)).collect();
+            ref_secret(&format!("K{i}"), value, None)
+        })
+        .collect();
+    let (scrubber, reference) = both(&secrets, false);
+    for case in 0..300 {
+        let value = &secrets[rng.below(secrets.len())].value;
+        // A fragment from anywhere in the value, or one of its patterns
+        // whole (base64 and hex among them, found on the view).
+        let patterns = slicc_scrub::patterns(value);
+        let piece = if rng.chance(1, 2) {
+            let from = rng.below(value.len() - 16);
+            value[from..rng.range(from + 16, value.len())].to_vec()
+        } else {
+            patterns[rng.below(patterns.len())].bytes.clone()
+        };
+        let noise = b"~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ";
+        let mut input = noise[..rng.range(48, noise.len())].to_vec();
+        let cut = input.len() + rng.range(1, 7);
+        input.extend_from_slice(&piece);
+        // Now and then a line break inside the last bytes of the push.
+        if rng.chance(1, 4) {
+            input.insert(rng.range(cut - 7, cut - 1), b'\n');
+        }
+        input.extend_from_slice(&noise[..rng.range(0, 20)]);
+        let ops = [
+            Op::Push(input[..cut].to_vec()),
+            Op::Push(input[cut..].to_vec()),
+            Op::End,
+        ];
+        let ctx = || format!("case {case}: {}", show(&input));
+        let streamed = check_stream(&scrubber, &reference, &ops, &ctx);
+        assert_eq!(
+            show(&streamed),
+            show(&reference.scrub(&input).0),
+            "{}",
+            ctx()
+        );
+    }
+}
