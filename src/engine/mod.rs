@@ -16,6 +16,7 @@ mod opens;
 mod prefetch;
 mod seeds;
 mod short;
+mod starts;
 mod suffix;
 mod table;
 mod verify;
@@ -30,6 +31,7 @@ use crate::secret::Secret;
 use automaton::Automaton;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE};
 use short::ShortStarts;
+use starts::Starts;
 use suffix::SuffixAutomaton;
 use table::{Table, TableBuilder};
 
@@ -104,7 +106,7 @@ pub(crate) struct Engine {
     /// The first gram of every pattern (direct and view): where none
     /// starts, no candidate of a pattern can be open at the end of the
     /// input.
-    pub(crate) starts: GramSet,
+    pub(crate) starts: Starts,
     /// The first 1 to 7 bytes of every pattern and window: where the
     /// stepper need not start in the last 7 bytes of a push.
     pub(crate) short_starts: ShortStarts,
@@ -191,7 +193,7 @@ impl Engine {
         let firsts = [&direct_table, &view_table]
             .into_iter()
             .flat_map(|t| (0..t.len() as u32).map(move |id| &t.pattern(id)[..GRAM]));
-        let starts = GramSet::new(firsts);
+        let starts = Starts::new(firsts);
         let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
