@@ -107,8 +107,9 @@ pub(crate) struct Engine {
     /// starts, no candidate of a pattern can be open at the end of the
     /// input.
     pub(crate) starts: Starts,
-    /// The first 1 to 7 bytes of every pattern and window: where the
-    /// stepper need not start in the last 7 bytes of a push.
+    /// The first 3 to 7 bytes of every pattern and window (in a large
+    /// set): where the stepper need not start in the last 7 bytes of a
+    /// push.
     pub(crate) short_starts: ShortStarts,
 }
 

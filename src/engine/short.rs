@@ -99,9 +99,7 @@ impl ShortStarts {
     }
 }
 
-/// A string of fewer than 8 bytes as one number: its bytes from the
-/// lowest, and its length in the top byte (so that no two strings share
-/// one).
+/// [`key_of_word`] of `bytes` (fewer than 8).
 #[cfg(test)]
 fn key(bytes: &[u8]) -> u64 {
     let mut word = [0u8; GRAM];
@@ -109,15 +107,17 @@ fn key(bytes: &[u8]) -> u64 {
     key_of_word(u64::from_le_bytes(word), bytes.len())
 }
 
-/// [`key`] of the first `len` bytes of `word` (8 bytes, the first lowest).
+/// The first `len` bytes (fewer than 8) of `word` (8 bytes, the first
+/// lowest) as one number: those bytes from the lowest, and `len` in the
+/// top byte (so that no two strings share one).
 #[inline(always)]
 fn key_of_word(word: u64, len: usize) -> u64 {
     debug_assert!((1..=SHORT).contains(&len));
     word & ((1 << (8 * len)) - 1) | (len as u64) << 56
 }
 
-/// [`key`] of `input[at..]`, from one load of the last 8 bytes where there
-/// are that many.
+/// [`key_of_word`] of `input[at..]` (fewer than 8 bytes), from one load of
+/// the last 8 bytes where there are that many.
 #[inline(always)]
 fn key_of_end(input: &[u8], at: usize) -> u64 {
     let len = input.len() - at;
