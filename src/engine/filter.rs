@@ -154,16 +154,11 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
 pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8]) {
     let any = &engine.direct_any;
     if any.is_large() {
-        let stride = engine.direct_seeds.stride;
-        for i in 0..batch_len(input, 0, stride) {
-            any.prefetch(gram(&input[i * stride..]));
-        }
+        prefetch_batch(input, 0, engine.direct_seeds.stride, |w| any.prefetch(w));
     }
     let view = &engine.view_seeds;
     if view.is_large() {
-        for i in 0..batch_len(input, 0, view.stride) {
-            view.prefetch(gram(&input[i * view.stride..]));
-        }
+        prefetch_batch(input, 0, view.stride, |w| view.prefetch(w));
     }
 }
 
@@ -299,10 +294,7 @@ fn for_each_passing(
     let mut batch = 0;
     loop {
         if large {
-            let next = batch + BATCH * stride;
-            for i in 0..batch_len(input, next, stride) {
-                prefetch(gram(&input[next + i * stride..]));
-            }
+            prefetch_batch(input, batch + BATCH * stride, stride, &prefetch);
         }
         let samples = batch_len(input, batch, stride);
         if samples == 0 {
@@ -333,6 +325,15 @@ fn first_bits(input: &[u8], samples: usize, stride: usize, test: impl Fn(u64) ->
         passed |= u32::from(test(gram(&input[i * stride..]))) << i;
     }
     passed
+}
+
+/// Asks, with `prefetch`, for what the tests of the batch of samples at
+/// `from` read.
+#[inline(always)]
+fn prefetch_batch(input: &[u8], from: usize, stride: usize, prefetch: impl Fn(u64)) {
+    for i in 0..batch_len(input, from, stride) {
+        prefetch(gram(&input[from + i * stride..]));
+    }
 }
 
 /// How many samples the batch at `from` has: [`BATCH`], or fewer where

@@ -184,16 +184,14 @@ impl Engine {
         let view_seeds = seed_index(&view_table, false);
         let sampled = direct_seeds.stride + GRAM - 1;
         let direct_any = GramSet::new(
-            (0..direct_table.len() as u32)
-                .map(|id| {
-                    let pattern = direct_table.pattern(id);
-                    &pattern[..sampled.min(pattern.len())]
-                })
+            direct_table
+                .patterns()
+                .map(|pattern| &pattern[..sampled.min(pattern.len())])
                 .chain(long().map(|(_, v)| v)),
         );
         let firsts = [&direct_table, &view_table]
             .into_iter()
-            .flat_map(|t| (0..t.len() as u32).map(move |id| &t.pattern(id)[..GRAM]));
+            .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));
         let starts = Starts::new(firsts);
         let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
@@ -252,8 +250,7 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
         .unwrap_or(GRAM);
     let stride = (shortest + 1 - GRAM).clamp(1, MAX_STRIDE);
     let mut index = GramIndex::new(stride, stride * table.len());
-    for id in 0..table.len() as u32 {
-        let pattern = table.pattern(id);
+    for pattern in table.patterns() {
         for offset in 0..index.stride {
             index.insert(&pattern[offset..], offset);
         }

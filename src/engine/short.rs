@@ -42,11 +42,7 @@ impl ShortStarts {
         tables: [&Table; 2],
         values: impl Iterator<Item = &'a [u8]> + Clone,
     ) -> ShortStarts {
-        let patterns = || {
-            tables
-                .into_iter()
-                .flat_map(|t| (0..t.len() as u32).map(move |id| t.pattern(id)))
-        };
+        let patterns = || tables.into_iter().flat_map(Table::patterns);
         // Every start of a window: the value's first `len - 15` bytes.
         let windows = || {
             values

@@ -100,6 +100,11 @@ impl Table {
         self.spans.len()
     }
 
+    /// Every pattern, by id.
+    pub(crate) fn patterns(&self) -> impl Iterator<Item = &[u8]> + Clone {
+        (0..self.len() as u32).map(|id| self.pattern(id))
+    }
+
     #[inline]
     pub(crate) fn period(&self, id: u32) -> Period {
         let packed = self.periods[id as usize];
