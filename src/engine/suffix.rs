@@ -144,11 +144,27 @@ impl SuffixAutomaton {
             self.states[s].first as usize,
             self.states[s + 1].first as usize,
         );
-        let bytes = &self.edge_bytes[from..to];
-        let i = if bytes.len() <= 8 {
-            bytes.iter().position(|&b| b == byte)?
+        let i = if to - from == 1 {
+            // Inside a long value, most states have one edge.
+            if self.edge_bytes[from] != byte {
+                return None;
+            }
+            0
+        } else if to - from <= 8 {
+            // A few edges, all compared at once, in one word (the bytes
+            // are padded to allow it), where a loop over them was a
+            // mispredicted branch at most bytes of text.
+            let word = self.edge_bytes[from..from + 8]
+                .first_chunk::<8>()
+                .map(|w| u64::from_le_bytes(*w))
+                .expect("8 bytes: padded");
+            let i = first_equal(word, byte);
+            if i >= to - from {
+                return None;
+            }
+            i
         } else {
-            bytes.binary_search(&byte).ok()?
+            self.edge_bytes[from..to].binary_search(&byte).ok()?
         };
         Some(self.edge_targets[from + i])
     }
@@ -239,6 +255,22 @@ impl SuffixAutomaton {
             + self.room.capacity()
             + self.whole.capacity() * 16
     }
+}
+
+/// Bytes after the last edge, so that `next` reads any state's first 8
+/// edge bytes as one word.
+const PAD: usize = 8;
+
+/// The index of the first byte of `word` (little-endian) equal to `byte`,
+/// 8 when none is: a zero byte of `word ^ byte…` sets its high bit in
+/// `(x - 0x01…) & !x & 0x80…`, and only bytes above a zero one can do so
+/// falsely, so the lowest bit set is exact.
+#[inline(always)]
+fn first_equal(word: u64, byte: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = word ^ (u64::from(byte) * ONES);
+    let zeros = x.wrapping_sub(ONES) & !x & (ONES << 7);
+    (zeros.trailing_zeros() / 8) as usize
 }
 
 /// The automaton while it is built: each state with its first edges, the
@@ -573,7 +605,7 @@ impl<K: EdgeKey> Builder<K> {
         let inline: usize = self.nodes.iter().map(|n| n.inline().count()).sum();
         let roots = self.root.iter().filter(|&&to| to != NONE).count();
         let total = inline + self.more.len() + roots;
-        let mut edge_bytes: Wiped<u8> = wipe::with_capacity(total);
+        let mut edge_bytes: Wiped<u8> = wipe::with_capacity(total + PAD);
         let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
@@ -611,6 +643,8 @@ impl<K: EdgeKey> Builder<K> {
             first: edge_bytes.len() as u32,
             ..State::default()
         });
+        // Room for the last state's word in `next`.
+        edge_bytes.extend([0; PAD]);
         wipe::zero(&mut row);
         let mut root = wipe::with_capacity(256);
         root.extend_from_slice(&self.root);
@@ -643,6 +677,39 @@ mod tests {
             }
         }
         s.len()
+    }
+
+    #[test]
+    fn first_equal_finds_the_first_equal_byte_of_a_word() {
+        let mut next = crate::engine::xorshift(7);
+        for _ in 0..10_000 {
+            // Bytes from a small alphabet, so that repeats and bytes one
+            // apart (where a borrow could mislead) are common.
+            let bytes: [u8; 8] = std::array::from_fn(|_| (next() % 4) as u8 + 0x7f);
+            let word = u64::from_le_bytes(bytes);
+            for byte in 0x7e..0x84 {
+                let expected = bytes.iter().position(|&b| b == byte).unwrap_or(8);
+                assert_eq!(first_equal(word, byte), expected, "{bytes:?} {byte}");
+            }
+        }
+        assert_eq!(first_equal(0, 0), 0);
+        assert_eq!(first_equal(u64::MAX, 0xff), 0);
+        assert_eq!(first_equal(u64::MAX, 0), 8);
+    }
+
+    /// A state of many edges is searched by halves, one of few in a word:
+    /// every byte of a value whose first state has 1 to 40 edges.
+    #[test]
+    fn states_of_few_and_many_edges_step_alike() {
+        for edges in 1..=40u8 {
+            let value: Vec<u8> = (0..edges).flat_map(|b| [b'!', b'0' + b]).collect();
+            let sam = one(&value);
+            for b in 0..=255u8 {
+                let after = sam.next(ROOT, b'!').expect("in the value");
+                let expected = (b'0'..b'0' + edges).contains(&b);
+                assert_eq!(sam.next(after, b).is_some(), expected, "{edges} edges, {b}");
+            }
+        }
     }
 
     #[test]
