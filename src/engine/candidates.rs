@@ -66,7 +66,8 @@ impl Candidates {
     }
 
     /// No candidate and no stretch is held.
-    fn is_empty(&self) -> bool {
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
         self.by_start.is_empty() && self.stretches.is_empty()
     }
 

@@ -479,6 +479,9 @@ impl Matcher {
     /// could change, and emits everything before the earliest pending
     /// position (everything, when `all`).
     fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
+        if !all && self.decide_quickly(engine, input, out) {
+            return;
+        }
         let mut emitted = input.index(self.decided);
         let mut pending = if all {
             None
@@ -515,6 +518,42 @@ impl Matcher {
             append(out, &input.bytes[emitted..stop]);
             self.advance_to(engine, input.base + stop as u64);
         }
+    }
+
+    /// [`Matcher::decide`] where most pushes of a few bytes of text leave
+    /// the matcher: no candidate, no open verification, no CR or LF held
+    /// and no fragment (the run is shorter than a window), so that what is
+    /// held is the longest of the automata's pending prefixes and the run's
+    /// window prefix, and nothing is replaced. Returns false, having changed
+    /// nothing, when the matcher is not in that state.
+    #[inline]
+    fn decide_quickly(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>) -> bool {
+        let simple = self.candidates.is_empty()
+            && self.direct_opens.is_empty()
+            && self.view_opens.is_empty()
+            && self.line_breaks.is_empty()
+            && self.run.len() < FRAGMENT as u64;
+        if !simple {
+            return false;
+        }
+        let open = self.end - self.decided;
+        // With no CR or LF held, the view's pending bytes are the input's.
+        let (Some(direct), Some(view)) = (
+            engine.direct.pending(self.direct_state, open),
+            engine.view.pending(self.view_state, open),
+        ) else {
+            return false;
+        };
+        let sam = &engine.values;
+        let window = self
+            .run
+            .window_prefix(sam, self.end, self.decided, |p| !input.is_line_break(p));
+        let earliest = (self.end - direct.max(view)).min(window.unwrap_or(u64::MAX));
+        let emitted = input.index(self.decided);
+        append(out, &input.bytes[emitted..input.index(earliest)]);
+        self.decided = earliest;
+        self.candidates.decided_to(earliest);
+        true
     }
 
     /// Steps both automata afresh over the undecided input, finding nothing
