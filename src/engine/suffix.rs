@@ -144,16 +144,10 @@ impl SuffixAutomaton {
             self.states[s].first as usize,
             self.states[s + 1].first as usize,
         );
-        let i = if to - from == 1 {
-            // Inside a long value, most states have one edge.
-            if self.edge_bytes[from] != byte {
-                return None;
-            }
-            0
-        } else if to - from <= 8 {
-            // A few edges, all compared at once, in one word (the bytes
-            // are padded to allow it), where a loop over them was a
-            // mispredicted branch at most bytes of text.
+        let i = if to - from <= 8 {
+            // A few edges (most states have one), all compared at once, in
+            // one word (the bytes are padded to allow it), where a loop
+            // over them was a mispredicted branch at most bytes of text.
             let word = self.edge_bytes[from..from + 8]
                 .first_chunk::<8>()
                 .map(|w| u64::from_le_bytes(*w))
