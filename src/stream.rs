@@ -39,14 +39,23 @@ use crate::form::Hit;
 pub struct Stream {
     engine: Arc<Engine>,
     matcher: Matcher,
-    /// The undecided input: from `matcher.decided()` to its end.
+    /// The undecided input, from `matcher.decided()` to its end, is
+    /// `held[start..]`: decided bytes are dropped from the front now and
+    /// then, not at every push (see [`Stream::release`]).
     held: Vec<u8>,
+    start: usize,
     ended: bool,
 }
 
 /// A large push is taken in pieces of this size, so what a stream buffers
 /// stays small whatever the caller pushes.
 const PIECE: usize = 1 << 20;
+
+/// Decided bytes at the front of `held` are dropped once there are this
+/// many, and at least as many as undecided ones after them: a push of a
+/// byte or two moves nothing, and what is moved costs at most a byte a
+/// byte dropped.
+const DROP_FROM: usize = 4096;
 
 impl Stream {
     pub(crate) fn new(engine: Arc<Engine>) -> Stream {
@@ -55,6 +64,7 @@ impl Stream {
             engine,
             matcher,
             held: Vec::new(),
+            start: 0,
             ended: false,
         }
     }
@@ -80,7 +90,8 @@ impl Stream {
         for piece in chunk.chunks(PIECE) {
             let base = self.matcher.decided();
             self.hold(piece);
-            self.matcher.feed(&self.engine, &self.held, base, out);
+            let held = &self.held[self.start..];
+            self.matcher.feed(&self.engine, held, base, out);
             self.release(base);
         }
         Ok(())
@@ -153,12 +164,17 @@ impl Stream {
     /// one and wiping the old: what is held may be part of a secret, and a
     /// reallocation would free a copy of it unwiped.
     fn hold(&mut self, piece: &[u8]) {
-        let needed = self.held.len() + piece.len();
-        if needed > self.held.capacity() {
-            let mut bigger = Vec::with_capacity(needed.max(2 * self.held.capacity()).max(64));
-            bigger.extend_from_slice(&self.held);
-            self.held.zeroize();
-            self.held = bigger;
+        if self.held.len() + piece.len() > self.held.capacity() {
+            // Room is made by dropping the decided bytes first.
+            self.held.drain(..self.start);
+            self.start = 0;
+            let needed = self.held.len() + piece.len();
+            if needed > self.held.capacity() {
+                let mut bigger = Vec::with_capacity(needed.max(2 * self.held.capacity()).max(64));
+                bigger.extend_from_slice(&self.held);
+                self.held.zeroize();
+                self.held = bigger;
+            }
         }
         append(&mut self.held, piece);
     }
@@ -166,19 +182,20 @@ impl Stream {
     /// Decides everything held, as at the end of the input.
     fn flush(&mut self, out: &mut Vec<u8>) {
         let base = self.matcher.decided();
-        self.matcher.finish(&self.engine, &self.held, base, out);
+        let held = &self.held[self.start..];
+        self.matcher.finish(&self.engine, held, base, out);
         self.release(base);
     }
 
-    /// Drops the held bytes that are decided now; `base` is where `held`
-    /// started.
+    /// Counts the held bytes that are decided now as dropped, `base` being
+    /// the position of `held[start]`, and drops them when enough are (a
+    /// branch the processor predicts, where dropping at every push was a
+    /// data-dependent choice between clearing and moving).
     fn release(&mut self, base: u64) {
-        let decided = (self.matcher.decided() - base) as usize;
-        if decided == self.held.len() {
-            // Most pushes decide all they hold: nothing to move down.
-            self.held.clear();
-        } else {
-            self.held.drain(..decided);
+        self.start += (self.matcher.decided() - base) as usize;
+        if self.start >= DROP_FROM.max(self.held.len() - self.start) {
+            self.held.drain(..self.start);
+            self.start = 0;
         }
     }
 

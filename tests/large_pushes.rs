@@ -7,7 +7,8 @@ mod common;
 mod reference;
 
 use common::{
-    Rng, Shape, both, byte_at_a_time, describe, random_input, random_secrets, show, sorted_hits,
+    Op, Rng, Shape, both, byte_at_a_time, check_stream, describe, encoding, noise, random_input,
+    random_secrets, show, sorted_hits,
 };
 use reference::Reference;
 
@@ -99,4 +100,53 @@ fn long_inputs_seed_1() {
 #[test]
 fn long_inputs_seed_2() {
     assert!(run(202, 60) > 40);
+}
+
+/// The stream drops decided bytes from the front of its buffer only now and
+/// then (from 4 KiB of them on, or when the buffer is full): encodings
+/// planted across 4,096 and 8,192 bytes of input, pushed a byte at a time
+/// and in small and large pieces, against the reference stream after every
+/// push (output, `held()` and hits).
+#[test]
+fn matches_across_the_point_where_decided_bytes_are_dropped() {
+    let mut rng = Rng::new(303);
+    let mut checked = 0;
+    for case in 0..12 {
+        let secrets = random_secrets(&mut rng, Shape::small(true));
+        let reference = Reference::new(&secrets, false);
+        if secrets.is_empty() || reference.replacement_leak().is_some() {
+            continue;
+        }
+        let (scrubber, _) = both(&secrets, false);
+        let mut input = Vec::new();
+        for around in [4096, 8192] {
+            let value = rng.pick(&secrets).value.clone();
+            let planted = encoding(&mut rng, &value);
+            let before = (around - rng.below(planted.len() + 8)).saturating_sub(input.len());
+            input.extend(noise(&mut rng, &secrets, before));
+            input.extend(planted);
+        }
+        input.extend(noise(&mut rng, &secrets, 64));
+        let ctx = || format!("case {case}: {}", describe(&secrets, false));
+        let (want, _) = reference.scrub(&input);
+        for (shortest, longest) in [(1, 1), (1, 12), (1, 5000)] {
+            let mut ops = Vec::new();
+            let mut pos = 0;
+            while pos < input.len() {
+                let end = (pos + rng.range(shortest, longest)).min(input.len());
+                ops.push(Op::Push(input[pos..end].to_vec()));
+                pos = end;
+            }
+            ops.push(Op::End);
+            let got = check_stream(&scrubber, &reference, &ops, &ctx);
+            assert_eq!(
+                show(&got),
+                show(&want),
+                "pushes of {shortest} to {longest}: {}",
+                ctx()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} cases checked");
 }
