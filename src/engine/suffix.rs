@@ -27,10 +27,6 @@ pub(crate) struct SuffixAutomaton {
     /// The root's transitions by byte (`NONE` where there is none): the
     /// state the input falls back to most often.
     root: Wiped<u32>,
-    /// Per state: the most value bytes that follow an occurrence of its
-    /// strings, capped at 16 (a short suffix of the input is a proper prefix
-    /// of a window when this many bytes can follow it).
-    room: Vec<u8>,
     /// Whole values: (state << 32 | length) → the first secret with it.
     whole: IntMap<u64, u32>,
 }
@@ -38,8 +34,14 @@ pub(crate) struct SuffixAutomaton {
 #[derive(Clone, Copy, Default)]
 struct State {
     first: u32,
-    /// Length of the longest string the state stands for.
-    len: u32,
+    /// Length of the longest string the state stands for (at most a
+    /// value's, 65,536: the low 24 bits), and the room after its strings:
+    /// the most value bytes that follow an occurrence of them, capped at 16
+    /// (the top 8; a short suffix of the input is a proper prefix of a
+    /// window when this many bytes can follow it). In one word, so that
+    /// the window test reads the line the walk down the links read, where
+    /// an array of its own was a cache miss a test in a large set.
+    len_room: u32,
     /// Suffix link: the state of the longest suffix in another class.
     link: u32,
     /// The first secret (by index) whose value holds the state's strings.
@@ -48,6 +50,12 @@ struct State {
 
 pub(crate) const ROOT: u32 = 0;
 const NONE: u32 = u32::MAX;
+
+/// Bits of [`State::len_room`] that hold the length.
+const LEN_BITS: u32 = 24;
+const LEN_MASK: u32 = (1 << LEN_BITS) - 1;
+// A state's strings are at most a value long (SPEC §1: 65,536 bytes).
+const _: () = assert!(crate::MAX_VALUE < LEN_MASK as usize);
 
 impl SuffixAutomaton {
     /// The online construction over several strings, then transitions
@@ -117,10 +125,10 @@ impl SuffixAutomaton {
         }
         drop(order);
         let mut sam = b.pack();
-        for (state, &(owner, _)) in sam.states.iter_mut().zip(&seen) {
+        for (state, &(owner, room)) in sam.states.iter_mut().zip(&seen) {
             state.owner = owner;
+            state.len_room |= u32::from(room) << LEN_BITS;
         }
-        sam.room = seen.iter().map(|&(_, room)| room).collect();
         drop(seen);
         for (secret, value) in values {
             let mut state = ROOT;
@@ -178,7 +186,7 @@ impl SuffixAutomaton {
 
     #[inline]
     pub(crate) fn max_len(&self, state: u32) -> u32 {
-        self.states[state as usize].len
+        self.states[state as usize].len_room & LEN_MASK
     }
 
     /// The state of the suffix of `len` bytes of the strings of `state`
@@ -226,7 +234,7 @@ impl SuffixAutomaton {
     /// one of its occurrences.
     pub(crate) fn starts_window(&self, state: u32, len: u32) -> bool {
         let state = self.shorten(state, len);
-        u32::from(self.room[state as usize]) + len >= FRAGMENT as u32
+        (self.states[state as usize].len_room >> LEN_BITS) + len >= FRAGMENT as u32
     }
 
     /// The candidate a fragment of `len` bytes in `state` is: raw for the
@@ -246,7 +254,6 @@ impl SuffixAutomaton {
             + self.edge_bytes.capacity()
             + self.edge_targets.capacity() * 4
             + self.root.capacity() * 4
-            + self.room.capacity()
             + self.whole.capacity() * 16
     }
 }
@@ -607,7 +614,10 @@ impl<K: EdgeKey> Builder<K> {
             let node = &self.nodes[s];
             states.push(State {
                 first: edge_bytes.len() as u32,
-                len: node.len,
+                len_room: {
+                    assert!(node.len <= LEN_MASK, "a state within a value's length");
+                    node.len
+                },
                 link: node.link,
                 owner: u32::MAX,
             });
@@ -647,7 +657,6 @@ impl<K: EdgeKey> Builder<K> {
             edge_bytes,
             edge_targets,
             root,
-            room: Vec::new(),
             whole: IntMap::default(),
         }
     }
