@@ -518,8 +518,12 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
             format!("{v:.0}")
         } else if v >= 10.0 {
             format!("{v:.1}")
-        } else {
+        } else if v >= 0.1 {
             format!("{v:.2}")
+        } else {
+            // Small ratios (1 B pushes near 0.02 ×) with a third figure,
+            // so that one just under its goal does not print as the goal.
+            format!("{v:.3}")
         }
     };
     println!();
