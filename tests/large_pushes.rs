@@ -119,10 +119,12 @@ fn matches_across_the_point_where_decided_bytes_are_dropped() {
         }
         let (scrubber, _) = both(&secrets, false);
         let mut input = Vec::new();
-        for around in [4096, 8192] {
+        for around in [4096usize, 8192] {
             let value = rng.pick(&secrets).value.clone();
             let planted = encoding(&mut rng, &value);
-            let before = (around - rng.below(planted.len() + 8)).saturating_sub(input.len());
+            let before = around
+                .saturating_sub(rng.below(planted.len() + 8))
+                .saturating_sub(input.len());
             input.extend(noise(&mut rng, &secrets, before));
             input.extend(planted);
         }

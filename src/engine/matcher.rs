@@ -551,6 +551,7 @@ impl Matcher {
         let earliest = (self.end - direct.max(view)).min(window.unwrap_or(u64::MAX));
         let emitted = input.index(self.decided);
         append(out, &input.bytes[emitted..input.index(earliest)]);
+        // `advance_to`, with no line break and no open to drop.
         self.decided = earliest;
         self.candidates.decided_to(earliest);
         true

@@ -13,6 +13,7 @@ use crate::form::Form;
 
 use super::hash::IntMap;
 use super::layout;
+use super::seeds::gram;
 use super::wipe::{self, Wiped};
 
 pub(crate) struct SuffixAutomaton {
@@ -156,11 +157,7 @@ impl SuffixAutomaton {
             // A few edges (most states have one), all compared at once, in
             // one word (the bytes are padded to allow it), where a loop
             // over them was a mispredicted branch at most bytes of text.
-            let word = self.edge_bytes[from..from + 8]
-                .first_chunk::<8>()
-                .map(|w| u64::from_le_bytes(*w))
-                .expect("8 bytes: padded");
-            let i = first_equal(word, byte);
+            let i = first_equal(gram(&self.edge_bytes[from..]), byte);
             if i >= to - from {
                 return None;
             }
@@ -260,7 +257,7 @@ impl SuffixAutomaton {
 
 /// Bytes after the last edge, so that `next` reads any state's first 8
 /// edge bytes as one word.
-const PAD: usize = 8;
+const PAD: usize = super::seeds::GRAM;
 
 /// The index of the first byte of `word` (little-endian) equal to `byte`,
 /// 8 when none is: a zero byte of `word ^ byte…` sets its high bit in
