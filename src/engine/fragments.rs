@@ -122,9 +122,16 @@ impl Run {
         let longest = u64::from(self.len)
             .min(FRAGMENT as u64 - 1)
             .min(end.saturating_sub(floor));
-        (1..=longest)
-            .rev()
-            .find(|&len| sam.starts_window(self.state, len as u32) && starts_at(end - len))
-            .map(|len| end - len)
+        let mut len = sam.window_prefix_len(self.state, self.len, longest as u32);
+        // The longest starts where a candidate may, unless a line break
+        // is there (rare): then the next longer down.
+        while len > 0 {
+            let start = end - u64::from(len);
+            if starts_at(start) {
+                return Some(start);
+            }
+            len = sam.window_prefix_len(self.state, self.len, len - 1);
+        }
+        None
     }
 }

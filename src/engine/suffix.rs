@@ -28,6 +28,9 @@ pub(crate) struct SuffixAutomaton {
     /// The root's transitions by byte (`NONE` where there is none): the
     /// state the input falls back to most often.
     root: Wiped<u32>,
+    /// The states of more than 8 edges, each as a [`Wide`] (whose index
+    /// stands in its first 4 edge bytes).
+    wide: Wiped<Wide>,
     /// Whole values: (state << 32 | length) → the first secret with it.
     whole: IntMap<u64, u32>,
 }
@@ -35,13 +38,20 @@ pub(crate) struct SuffixAutomaton {
 #[derive(Clone, Copy, Default)]
 struct State {
     first: u32,
-    /// Length of the longest string the state stands for (at most a
-    /// value's, 65,536: the low 24 bits), and the room after its strings:
-    /// the most value bytes that follow an occurrence of them, capped at 16
-    /// (the top 8; a short suffix of the input is a proper prefix of a
-    /// window when this many bytes can follow it). In one word, so that
-    /// the window test reads the line the walk down the links read, where
-    /// an array of its own was a cache miss a test in a large set.
+    /// In one word, so that the window test reads one line where an array
+    /// each was a cache miss a test in a large set (low bits first):
+    /// - the length of the longest string the state stands for (at most a
+    ///   value's, 65,536: 17 bits);
+    /// - the room after its strings: the most value bytes that follow an
+    ///   occurrence of them, capped at 16 (5 bits; a short suffix of the
+    ///   input is a proper prefix of a window when this many bytes can
+    ///   follow it);
+    /// - the length of the strings of its link, capped at 15 (4 bits):
+    ///   where its own strings begin;
+    /// - the longest proper prefix of a window, of at most 15 bytes, among
+    ///   the strings of the states down its link (4 bits; 0: none), so
+    ///   that the window test, which every small push makes, is one read
+    ///   and not a walk down the links for each length.
     len_room: u32,
     /// Suffix link: the state of the longest suffix in another class.
     link: u32,
@@ -49,14 +59,69 @@ struct State {
     owner: u32,
 }
 
+/// A state of more than 8 edges: a bit for each byte it has an edge on,
+/// and how many edges come before each word of them, so that an edge's
+/// place among the state's targets (in byte order) is a popcount. A binary
+/// search over the sorted bytes was a chain of dependent loads: half the
+/// time of a step at 100 tokens, where the states of one or two bytes
+/// have dozens of edges. Few states have so many: one or two per distinct
+/// byte of the values.
+#[derive(Clone, Copy, Default)]
+struct Wide {
+    bits: [u64; 4],
+    before: [u16; 4],
+}
+
+// The bits spell which bytes follow a string of a value: wiped.
+impl zeroize::DefaultIsZeroes for Wide {}
+
+impl Wide {
+    fn of(bytes: impl Iterator<Item = u8>) -> Wide {
+        let mut wide = Wide::default();
+        for b in bytes {
+            wide.bits[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        for i in 1..4 {
+            wide.before[i] = wide.before[i - 1] + wide.bits[i - 1].count_ones() as u16;
+        }
+        wide
+    }
+
+    /// The place of `byte`'s edge among the state's edges, if it has one.
+    #[inline(always)]
+    fn place(&self, byte: u8) -> Option<usize> {
+        let (word, bit) = (usize::from(byte >> 6), byte & 63);
+        let bits = self.bits[word];
+        if bits >> bit & 1 == 0 {
+            return None;
+        }
+        let below = (bits & ((1 << bit) - 1)).count_ones();
+        Some(usize::from(self.before[word]) + below as usize)
+    }
+}
+
+/// Edges up to which a state's edge bytes are searched in one word; a
+/// state of more is a [`Wide`].
+const NARROW: usize = 8;
+
 pub(crate) const ROOT: u32 = 0;
 const NONE: u32 = u32::MAX;
 
-/// Bits of [`State::len_room`] that hold the length.
-const LEN_BITS: u32 = 24;
+/// Where the fields of [`State::len_room`] start: the length at bit 0,
+/// then the room, the link's length and the shorter window prefix.
+const LEN_BITS: u32 = 17;
 const LEN_MASK: u32 = (1 << LEN_BITS) - 1;
-// A state's strings are at most a value long (SPEC §1: 65,536 bytes).
+const ROOM_AT: u32 = LEN_BITS;
+const BELOW_AT: u32 = ROOM_AT + 5;
+const SHORTER_AT: u32 = BELOW_AT + 4;
+/// The mask of the link's length and of the shorter window prefix: a
+/// window's proper prefix is at most 15 bytes.
+const SHORT: u32 = FRAGMENT as u32 - 1;
+// A state's strings are at most a value long (SPEC §1: 65,536 bytes), the
+// room at most a window, and the fields fit a word.
 const _: () = assert!(crate::MAX_VALUE < LEN_MASK as usize);
+const _: () = assert!(FRAGMENT < 1 << (BELOW_AT - ROOM_AT) && SHORT < 1 << 4);
+const _: () = assert!(SHORTER_AT + 4 <= 32);
 
 impl SuffixAutomaton {
     /// The online construction over several strings, then transitions
@@ -124,13 +189,32 @@ impl SuffixAutomaton {
                 *up = (up.0.min(owner), up.1.max(room));
             }
         }
-        drop(order);
         let mut sam = b.pack();
         for (state, &(owner, room)) in sam.states.iter_mut().zip(&seen) {
             state.owner = owner;
-            state.len_room |= u32::from(room) << LEN_BITS;
+            state.len_room |= u32::from(room) << ROOM_AT;
         }
         drop(seen);
+        // Each state's shorter window prefix is its link's own longest, or
+        // the link's shorter one: shortest states first, down the order.
+        let mut longest_prefix = vec![0u8; sam.states.len()];
+        for &(s, link) in order.iter().rev() {
+            if link == NONE {
+                continue; // the root: no string of a byte or more
+            }
+            let below = sam.max_len(link).min(SHORT);
+            let shorter = u32::from(longest_prefix[link as usize]);
+            let state = &mut sam.states[s as usize];
+            state.len_room |= below << BELOW_AT | shorter << SHORTER_AT;
+            let own = (state.len_room & LEN_MASK).min(SHORT);
+            let room = state.len_room >> ROOM_AT & 31;
+            longest_prefix[s as usize] = if own > below && room + own >= FRAGMENT as u32 {
+                own as u8
+            } else {
+                shorter as u8
+            };
+        }
+        drop(order);
         for (secret, value) in values {
             let mut state = ROOT;
             for &byte in value {
@@ -153,17 +237,18 @@ impl SuffixAutomaton {
             self.states[s].first as usize,
             self.states[s + 1].first as usize,
         );
-        let i = if to - from <= 8 {
+        let word = gram(&self.edge_bytes[from..]);
+        let i = if to - from <= NARROW {
             // A few edges (most states have one), all compared at once, in
             // one word (the bytes are padded to allow it), where a loop
             // over them was a mispredicted branch at most bytes of text.
-            let i = first_equal(gram(&self.edge_bytes[from..]), byte);
+            let i = first_equal(word, byte);
             if i >= to - from {
                 return None;
             }
             i
         } else {
-            self.edge_bytes[from..to].binary_search(&byte).ok()?
+            self.wide[word as u32 as usize].place(byte)?
         };
         Some(self.edge_targets[from + i])
     }
@@ -231,7 +316,37 @@ impl SuffixAutomaton {
     /// one of its occurrences.
     pub(crate) fn starts_window(&self, state: u32, len: u32) -> bool {
         let state = self.shorten(state, len);
-        (self.states[state as usize].len_room >> LEN_BITS) + len >= FRAGMENT as u32
+        (self.states[state as usize].len_room >> ROOM_AT & 31) + len >= FRAGMENT as u32
+    }
+
+    /// Of the suffixes of at most `longest` bytes (at most 15, and at most
+    /// `len`) of a match of `len` bytes in `state`, the longest that is a
+    /// proper prefix of some window: its length, 0 when none is. One read
+    /// where `longest` is a length of the state's own strings (a match
+    /// shorter than a window most often is): the lengths of its strings
+    /// below it pass only if it does (they have the same room), and those
+    /// of the states down the link are summed up in the state.
+    #[inline]
+    pub(crate) fn window_prefix_len(&self, state: u32, len: u32, longest: u32) -> u32 {
+        debug_assert!(longest <= len.min(SHORT));
+        let word = self.states[state as usize].len_room;
+        if longest > (word >> BELOW_AT & SHORT) {
+            if (word >> ROOM_AT & 31) + longest >= FRAGMENT as u32 {
+                return longest;
+            }
+            return word >> SHORTER_AT & SHORT;
+        }
+        self.window_prefix_walked(state, longest)
+    }
+
+    /// [`SuffixAutomaton::window_prefix_len`] length by length, where
+    /// `longest` is a length of a state down the link (rare: out of line).
+    #[inline(never)]
+    fn window_prefix_walked(&self, state: u32, longest: u32) -> u32 {
+        (1..=longest)
+            .rev()
+            .find(|&l| self.starts_window(state, l))
+            .unwrap_or(0)
     }
 
     /// The candidate a fragment of `len` bytes in `state` is: raw for the
@@ -251,6 +366,7 @@ impl SuffixAutomaton {
             + self.edge_bytes.capacity()
             + self.edge_targets.capacity() * 4
             + self.root.capacity() * 4
+            + self.wide.capacity() * std::mem::size_of::<Wide>()
             + self.whole.capacity() * 16
     }
 }
@@ -605,6 +721,7 @@ impl<K: EdgeKey> Builder<K> {
         let total = inline + self.more.len() + roots;
         let mut edge_bytes: Wiped<u8> = wipe::with_capacity(total + PAD);
         let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
+        let mut wide = wipe::with_capacity(self.count_wide());
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for s in 0..count {
@@ -636,10 +753,20 @@ impl<K: EdgeKey> Builder<K> {
                 }
                 row.sort_unstable_by_key(|&(byte, _)| byte);
             }
-            edge_bytes.extend(row.iter().map(|&(byte, _)| byte));
+            if row.len() > NARROW && s as u32 != ROOT {
+                // The index of its `Wide` in place of its first 4 bytes
+                // (which `next` reads as a word, in either case).
+                let index = (wide.len() as u32).to_le_bytes();
+                wide.push(Wide::of(row.iter().map(|&(byte, _)| byte)));
+                edge_bytes.extend(index);
+                edge_bytes.extend(std::iter::repeat_n(0, row.len() - index.len()));
+            } else {
+                edge_bytes.extend(row.iter().map(|&(byte, _)| byte));
+            }
             edge_targets.extend(row.iter().map(|&(_, to)| to));
         }
         debug_assert_eq!(edge_bytes.len(), total, "edges counted ahead");
+        debug_assert_eq!(wide.len(), wide.capacity(), "wide states counted ahead");
         states.push(State {
             first: edge_bytes.len() as u32,
             ..State::default()
@@ -654,8 +781,21 @@ impl<K: EdgeKey> Builder<K> {
             edge_bytes,
             edge_targets,
             root,
+            wide,
             whole: IntMap::default(),
         }
+    }
+
+    /// States other than the root with more than [`NARROW`] edges.
+    fn count_wide(&self) -> usize {
+        let more = |node: &Node| {
+            let listed = |&e: &u32| (e != NONE).then(|| self.more[e as usize].1);
+            std::iter::successors(Some(node.more), listed).count() - 1
+        };
+        let nodes = self.nodes.iter().skip(1); // the root has its table
+        nodes
+            .filter(|n| n.inline().count() + more(n) > NARROW)
+            .count()
     }
 }
 
@@ -708,6 +848,48 @@ mod tests {
                 let after = sam.next(ROOT, b'!').expect("in the value");
                 let expected = (b'0'..b'0' + edges).contains(&b);
                 assert_eq!(sam.next(after, b).is_some(), expected, "{edges} edges, {b}");
+            }
+        }
+    }
+
+    /// A state whose edges are spread over the whole byte range (each
+    /// word of a [`Wide`]'s bits, its first and last bits among them): every
+    /// byte steps as a search of the edges would.
+    #[test]
+    fn wide_states_over_every_word_of_bytes() {
+        let mut next = crate::engine::xorshift(11);
+        for round in 0..200 {
+            let count = 9 + (next() % 120) as usize;
+            let mut followers: Vec<u8> = if round == 0 {
+                vec![0, 1, 63, 64, 65, 127, 128, 191, 192, 254, 255]
+            } else {
+                (0..count).map(|_| next() as u8).collect()
+            };
+            followers.sort_unstable();
+            followers.dedup();
+            // `\x21 b` for each follower `b`, with a distinct byte pair
+            // after it so the targets differ.
+            let value: Vec<u8> = followers
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &b)| [0x21, b, (i % 251) as u8, (i / 251) as u8])
+                .collect();
+            let sam = one(&value);
+            assert!(followers.len() <= NARROW || !sam.wide.is_empty());
+            let after = sam.next(ROOT, 0x21).expect("in the value");
+            for b in 0..=255u8 {
+                let stepped = sam.next(after, b);
+                let held = value.windows(2).any(|w| w == [0x21, b]);
+                assert!(held || !followers.contains(&b));
+                assert_eq!(stepped.is_some(), held, "{b}");
+                if let Some(to) = stepped {
+                    // The target is the state of "\x21 b": the 3-byte
+                    // strings that follow it exactly where the value has them.
+                    for c in 0..=255u8 {
+                        let held = value.windows(3).any(|w| w == [0x21, b, c]);
+                        assert_eq!(sam.next(to, c).is_some(), held, "{b} {c}");
+                    }
+                }
             }
         }
     }
@@ -795,6 +977,48 @@ mod tests {
                 .filter(|&s| sam.states[s + 1].first - sam.states[s].first > INLINE as u32)
                 .count();
             assert!(many > 8, "states with more edges than a node holds");
+        }
+    }
+
+    /// The window test against its definition, for every suffix of every
+    /// match met along random text over values of a small alphabet (so
+    /// that states of every kind, and long links, are met).
+    #[test]
+    fn window_prefixes_as_defined() {
+        let mut next = crate::engine::xorshift(5);
+        for round in 0..60 {
+            let alphabet: &[u8] = if round % 2 == 0 { b"ab" } else { b"abcd\n" };
+            let mut pick = || alphabet[(next() % alphabet.len() as u64) as usize];
+            let values: Vec<Vec<u8>> = (0..1 + round % 5)
+                .map(|i| (0..8 + (i * 7 + round) % 40).map(|_| pick()).collect())
+                .collect();
+            let text: Vec<u8> = (0..300).map(|_| pick()).collect();
+            let sam =
+                SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (i as u32, &v[..])));
+            // A proper prefix of a window: some occurrence is followed by
+            // enough value bytes to make 16.
+            let starts_window = |s: &[u8]| {
+                values.iter().any(|v| {
+                    (0..v.len()).any(|i| {
+                        v[i..].starts_with(s) && v.len() - i >= FRAGMENT && s.len() < FRAGMENT
+                    })
+                })
+            };
+            let (mut state, mut len) = (ROOT, 0);
+            for end in 1..=text.len() {
+                (state, len) = sam.step(state, len, text[end - 1]);
+                for longest in 0..=len.min(SHORT) {
+                    let expected = (1..=longest)
+                        .rev()
+                        .find(|&l| starts_window(&text[end - l as usize..end]))
+                        .unwrap_or(0);
+                    assert_eq!(sam.window_prefix_len(state, len, longest), expected);
+                    if longest > 0 {
+                        let suffix = &text[end - longest as usize..end];
+                        assert_eq!(sam.starts_window(state, longest), starts_window(suffix));
+                    }
+                }
+            }
         }
     }
 
