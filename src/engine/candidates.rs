@@ -122,12 +122,19 @@ impl Candidates {
 
     /// Everything before `position` is decided: candidates that start there
     /// are dropped, and none is taken any more.
+    #[inline]
     pub(crate) fn decided_to(&mut self, position: u64) {
         self.floor = self.floor.max(position);
         // Every push decides something: most hold no candidate.
-        if self.is_empty() {
-            return;
+        if !self.is_empty() {
+            self.drop_before(position);
         }
+    }
+
+    /// [`Candidates::decided_to`] where some are held (out of line: a push
+    /// of a byte calls that at every byte).
+    #[inline(never)]
+    fn drop_before(&mut self, position: u64) {
         while self
             .by_start
             .first_key_value()

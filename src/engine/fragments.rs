@@ -108,6 +108,18 @@ impl Run {
         }
     }
 
+    /// The length of the longest suffix of the input, shorter than a
+    /// window, ending at `end` and starting at `floor` or later, that is a
+    /// proper prefix of some window (0: none), wherever it starts.
+    #[inline]
+    pub(crate) fn window_prefix_len(&self, sam: &SuffixAutomaton, end: u64, floor: u64) -> u32 {
+        let longest = self
+            .len
+            .min(FRAGMENT as u32 - 1)
+            .min(end.saturating_sub(floor).min(FRAGMENT as u64) as u32);
+        sam.window_prefix_len(self.state, self.len, longest)
+    }
+
     /// The longest suffix of the input, shorter than a window and ending at
     /// `end`, that is a proper prefix of some window and whose first byte
     /// `starts_at(start)` accepts: its start. `floor` is the earliest start
@@ -119,10 +131,7 @@ impl Run {
         floor: u64,
         starts_at: impl Fn(u64) -> bool,
     ) -> Option<u64> {
-        let longest = u64::from(self.len)
-            .min(FRAGMENT as u64 - 1)
-            .min(end.saturating_sub(floor));
-        let mut len = sam.window_prefix_len(self.state, self.len, longest as u32);
+        let mut len = self.window_prefix_len(sam, end, floor);
         // The longest starts where a candidate may, unless a line break
         // is there (rare): then the next longer down.
         while len > 0 {

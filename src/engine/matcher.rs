@@ -114,6 +114,16 @@ impl Matcher {
     /// before [`Matcher::decided`]; `data` runs to the end of the input.
     pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let mut done = (self.end - base) as usize;
+        if done + 1 == data.len() {
+            // One new byte (a keystroke, an echo): stepped without the
+            // scan's loop, whose setting up cost a tenth of such a push.
+            let input = Input { bytes: data, base };
+            self.step(engine, self.end, data[done]);
+            self.end += 1;
+            self.run_end = self.run_end.max(self.end);
+            self.decide(engine, input, out, false);
+            return;
+        }
         while done < data.len() {
             let stop = (done + BLOCK).min(data.len());
             let input = Input {
@@ -285,27 +295,32 @@ impl Matcher {
     /// Steps the stepper over `input.bytes[from..]`, collecting candidates.
     fn scan(&mut self, engine: &Engine, input: Input<'_>, from: usize) {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
-            let at = input.base + i as u64;
-            if at >= self.run_end {
-                self.step_run(engine, at, byte);
-            }
-            // Before the automata, which open what starts here.
-            self.step_opens(engine, at, byte);
-            self.direct_state = engine.direct.next(self.direct_state, byte);
-            if engine.direct.is_match(self.direct_state) {
-                self.direct_matches(engine, at);
-            }
-            if byte == b'\r' || byte == b'\n' {
-                self.line_breaks.push_back(at);
-            } else {
-                self.view_state = engine.view.next(self.view_state, byte);
-                if engine.view.is_match(self.view_state) {
-                    self.view_matches(engine, at);
-                }
-            }
+            self.step(engine, input.base + i as u64, byte);
         }
         self.end = input.end();
         self.run_end = self.run_end.max(self.end);
+    }
+
+    /// The stepper reads `byte`, at position `at`.
+    #[inline(always)]
+    fn step(&mut self, engine: &Engine, at: u64, byte: u8) {
+        if at >= self.run_end {
+            self.step_run(engine, at, byte);
+        }
+        // Before the automata, which open what starts here.
+        self.step_opens(engine, at, byte);
+        self.direct_state = engine.direct.next(self.direct_state, byte);
+        if engine.direct.is_match(self.direct_state) {
+            self.direct_matches(engine, at);
+        }
+        if byte == b'\r' || byte == b'\n' {
+            self.line_breaks.push_back(at);
+        } else {
+            self.view_state = engine.view.next(self.view_state, byte);
+            if engine.view.is_match(self.view_state) {
+                self.view_matches(engine, at);
+            }
+        }
     }
 
     /// Prefixes of the direct automaton ending at `at` (rare: out of the
@@ -544,11 +559,11 @@ impl Matcher {
         ) else {
             return false;
         };
-        let sam = &engine.values;
+        // With no CR or LF held, a window's prefix may start anywhere.
         let window = self
             .run
-            .window_prefix(sam, self.end, self.decided, |p| !input.is_line_break(p));
-        let earliest = (self.end - direct.max(view)).min(window.unwrap_or(u64::MAX));
+            .window_prefix_len(&engine.values, self.end, self.decided);
+        let earliest = self.end - direct.max(view).max(u64::from(window));
         let emitted = input.index(self.decided);
         append(out, &input.bytes[emitted..input.index(earliest)]);
         // `advance_to`, with no line break and no open to drop.
