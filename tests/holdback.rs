@@ -415,6 +415,18 @@ fn no_candidate_starts_at_cr_or_lf() {
             first: (10, "x\\r\\n", 7),
         },
         Case {
+            // A push long enough to be filtered, ending in a LF and then the
+            // start of a window that follows a LF inside the value: the
+            // stepper starts after the LF, so the automata have not seen it;
+            // the LF is still never held.
+            // (44 bytes before the LF: the filter samples the value gram
+            // after it, and walks the run from before the LF to the end.)
+            value: b"key-part-one\n\nsecond-line-xyz0",
+            input: b"0123456789 the quick brown fox jumps over ..\nsecond-line-xyz0 end",
+            whole: "0123456789 the quick brown fox jumps over ..\\n[redacted:N] end",
+            first: (54, "0123456789 the quick brown fox jumps over ..\\n", 9),
+        },
+        Case {
             // inside a value, line breaks match (raw and the CR LF variant)
             value: b"abc\ndefgh",
             input: b"abc\ndefgh abc\r\ndefgh",

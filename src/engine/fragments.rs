@@ -133,7 +133,7 @@ impl Run {
     ) -> Option<u64> {
         let mut len = self.window_prefix_len(sam, end, floor);
         // The longest starts where a candidate may, unless a line break
-        // is there (rare): then the next longer down.
+        // is there (rare): then the next shorter one.
         while len > 0 {
             let start = end - u64::from(len);
             if starts_at(start) {

@@ -559,11 +559,14 @@ impl Matcher {
         ) else {
             return false;
         };
-        // With no CR or LF held, a window's prefix may start anywhere.
+        // A CR or LF may be held where the filter handed over (the
+        // automata know only those from the stepper's start on): a window's
+        // prefix does not start at one.
+        let sam = &engine.values;
         let window = self
             .run
-            .window_prefix_len(&engine.values, self.end, self.decided);
-        let earliest = self.end - direct.max(view).max(u64::from(window));
+            .window_prefix(sam, self.end, self.decided, |p| !input.is_line_break(p));
+        let earliest = (self.end - direct.max(view)).min(window.unwrap_or(u64::MAX));
         let emitted = input.index(self.decided);
         append(out, &input.bytes[emitted..input.index(earliest)]);
         // `advance_to`, with no line break and no open to drop.
