@@ -559,14 +559,16 @@ impl Matcher {
         ) else {
             return false;
         };
-        // A CR or LF may be held where the filter handed over (the
-        // automata know only those from the stepper's start on): a window's
-        // prefix does not start at one.
-        let sam = &engine.values;
         let window = self
             .run
-            .window_prefix(sam, self.end, self.decided, |p| !input.is_line_break(p));
-        let earliest = (self.end - direct.max(view)).min(window.unwrap_or(u64::MAX));
+            .window_prefix_len(&engine.values, self.end, self.decided);
+        // A CR or LF may be held where the filter handed over (the automata
+        // know only those from the stepper's start on), and the run may
+        // reach back across it: a window's prefix does not start at one.
+        if window > 0 && input.is_line_break(self.end - u64::from(window)) {
+            return false;
+        }
+        let earliest = self.end - direct.max(view).max(u64::from(window));
         let emitted = input.index(self.decided);
         append(out, &input.bytes[emitted..input.index(earliest)]);
         // `advance_to`, with no line break and no open to drop.
