@@ -1,8 +1,9 @@
 //! Appending a few bytes without a call to `memcpy`: a push of a byte or two
 //! holds and emits as many, and the call cost more than the bytes.
 
-/// Appends `bytes` to `out`.
-#[inline]
+/// Appends `bytes` to `out`. Always inlined: where the quick decision grew
+/// a test, the compiler made this a call again (6% of a 1 B push).
+#[inline(always)]
 pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
     if bytes.len() <= SHORT {
         out.reserve(bytes.len());
