@@ -536,10 +536,11 @@ impl Matcher {
     }
 
     /// [`Matcher::decide`] where most pushes of a few bytes of text leave
-    /// the matcher: no candidate, no open verification, no CR or LF held
-    /// and no fragment (the run is shorter than a window), so that what is
-    /// held is the longest of the automata's pending prefixes and the run's
-    /// window prefix, and nothing is replaced. Returns false, having changed
+    /// the matcher: no candidate, no open verification, no CR or LF since
+    /// the automata last started (`line_breaks`; one may be held before
+    /// that) and no fragment (the run is shorter than a window), so that
+    /// what is held is the longest of the automata's pending prefixes and
+    /// the run's window prefix, and nothing is replaced. Returns false, having changed
     /// nothing, when the matcher is not in that state.
     #[inline]
     fn decide_quickly(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>) -> bool {
@@ -552,7 +553,8 @@ impl Matcher {
             return false;
         }
         let open = self.end - self.decided;
-        // With no CR or LF held, the view's pending bytes are the input's.
+        // With no CR or LF since the automata started, the view's pending
+        // bytes are the input's.
         let (Some(direct), Some(view)) = (
             engine.direct.pending(self.direct_state, open),
             engine.view.pending(self.view_state, open),
