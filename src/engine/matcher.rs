@@ -540,8 +540,8 @@ impl Matcher {
     /// the automata last started (`line_breaks`; one may be held before
     /// that) and no fragment (the run is shorter than a window), so that
     /// what is held is the longest of the automata's pending prefixes and
-    /// the run's window prefix, and nothing is replaced. Returns false, having changed
-    /// nothing, when the matcher is not in that state.
+    /// the run's window prefix, and nothing is replaced. Returns false,
+    /// having changed nothing, when the matcher is not in that state.
     #[inline]
     fn decide_quickly(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>) -> bool {
         let simple = self.candidates.is_empty()

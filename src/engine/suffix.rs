@@ -204,15 +204,12 @@ impl SuffixAutomaton {
             }
             let below = sam.max_len(link).min(SHORT);
             let shorter = u32::from(longest_prefix[link as usize]);
-            let state = &mut sam.states[s as usize];
-            state.len_room |= below << BELOW_AT | shorter << SHORTER_AT;
-            let own = (state.len_room & LEN_MASK).min(SHORT);
-            let room = state.len_room >> ROOM_AT & 31;
-            longest_prefix[s as usize] = if own > below && room + own >= FRAGMENT as u32 {
-                own as u8
-            } else {
-                shorter as u8
-            };
+            let word = &mut sam.states[s as usize].len_room;
+            *word |= below << BELOW_AT | shorter << SHORTER_AT;
+            // Where its own strings reach 15 bytes no longer, all of them
+            // lie down the link: its shorter one, then.
+            let own = (*word & LEN_MASK).min(SHORT);
+            longest_prefix[s as usize] = window_prefix_in(*word, own).unwrap_or(shorter) as u8;
         }
         drop(order);
         for (secret, value) in values {
@@ -330,13 +327,7 @@ impl SuffixAutomaton {
     pub(crate) fn window_prefix_len(&self, state: u32, len: u32, longest: u32) -> u32 {
         debug_assert!(longest <= len.min(SHORT));
         let word = self.states[state as usize].len_room;
-        if longest > (word >> BELOW_AT & SHORT) {
-            if (word >> ROOM_AT & 31) + longest >= FRAGMENT as u32 {
-                return longest;
-            }
-            return word >> SHORTER_AT & SHORT;
-        }
-        self.window_prefix_walked(state, longest)
+        window_prefix_in(word, longest).unwrap_or_else(|| self.window_prefix_walked(state, longest))
     }
 
     /// [`SuffixAutomaton::window_prefix_len`] length by length, where
@@ -369,6 +360,20 @@ impl SuffixAutomaton {
             + self.wide.capacity() * std::mem::size_of::<Wide>()
             + self.whole.capacity() * 16
     }
+}
+
+/// [`SuffixAutomaton::window_prefix_len`] from a state's word alone, where
+/// `longest` is a length of the state's own strings (`None` where it is
+/// not: it lies down the link).
+#[inline(always)]
+fn window_prefix_in(word: u32, longest: u32) -> Option<u32> {
+    if longest <= (word >> BELOW_AT & SHORT) {
+        return None;
+    }
+    if (word >> ROOM_AT & 31) + longest >= FRAGMENT as u32 {
+        return Some(longest);
+    }
+    Some(word >> SHORTER_AT & SHORT)
 }
 
 /// Bytes after the last edge, so that `next` reads any state's first 8
