@@ -8,27 +8,54 @@
 /// Lays `items` (group, item), every group below `groups`, out into `out`
 /// (cleared first; with room for them all, it does not grow, so a wiped
 /// buffer leaves no copy behind) and returns the `groups + 1` starts.
-/// `items` is read twice: once to count, once to place.
+/// `items` is read twice: once to count, once to place (so that what it
+/// yields need not be stored first, where it can be made again).
 pub(crate) fn by_group<T: Copy + Default>(
     groups: usize,
     items: impl Iterator<Item = (usize, T)> + Clone,
     out: &mut Vec<T>,
 ) -> Vec<u32> {
+    let starts = starts_of(groups, items.clone());
+    out.clear();
+    out.resize(starts[groups] as usize, T::default());
+    place(items, &starts, out);
+    starts
+}
+
+/// [`by_group`] into `out`, which has exactly one place for each item.
+///
+/// # Panics
+/// If `out` is not as long as `items`.
+pub(crate) fn by_group_in<T: Copy>(
+    groups: usize,
+    items: impl Iterator<Item = (usize, T)> + Clone,
+    out: &mut [T],
+) -> Vec<u32> {
+    let starts = starts_of(groups, items.clone());
+    assert_eq!(starts[groups] as usize, out.len(), "one place an item");
+    place(items, &starts, out);
+    starts
+}
+
+/// Where each group starts: counted, then summed.
+fn starts_of<T>(groups: usize, items: impl Iterator<Item = (usize, T)>) -> Vec<u32> {
     let mut starts = vec![0u32; groups + 1];
-    for (group, _) in items.clone() {
+    for (group, _) in items {
         starts[group + 1] += 1;
     }
     for g in 0..groups {
         starts[g + 1] += starts[g];
     }
-    out.clear();
-    out.resize(starts[groups] as usize, T::default());
-    let mut next = starts.clone();
+    starts
+}
+
+/// Each item at the next place of its group.
+fn place<T>(items: impl Iterator<Item = (usize, T)>, starts: &[u32], out: &mut [T]) {
+    let mut next = starts.to_vec();
     for (group, item) in items {
         out[next[group] as usize] = item;
         next[group] += 1;
     }
-    starts
 }
 
 #[cfg(test)]
@@ -44,5 +71,9 @@ mod tests {
         assert_eq!(out, ['b', 'e', 'a', 'c', 'd']);
         let starts = by_group(0, std::iter::empty::<(usize, u8)>(), &mut Vec::new());
         assert_eq!(starts, [0]);
+        let mut out = ['-'; 5];
+        let starts = by_group_in(4, items.iter().map(|&(g, c)| (3 - g.min(3), c)), &mut out);
+        assert_eq!(starts, [0, 1, 3, 3, 5]);
+        assert_eq!(out, ['d', 'a', 'c', 'b', 'e']);
     }
 }

@@ -29,7 +29,7 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 use automaton::Automaton;
-use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE};
+use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
 use starts::Starts;
 use suffix::SuffixAutomaton;
@@ -249,13 +249,10 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
         .min()
         .unwrap_or(GRAM);
     let stride = (shortest + 1 - GRAM).clamp(1, MAX_STRIDE);
-    let mut index = GramIndex::new(stride, stride * table.len());
-    for pattern in table.patterns() {
-        for offset in 0..index.stride {
-            index.insert(&pattern[offset..], offset);
-        }
-    }
-    index.finish()
+    let grams = table
+        .patterns()
+        .flat_map(move |pattern| (0..stride).map(move |offset| (gram(&pattern[offset..]), offset)));
+    GramIndex::new(stride, stride * table.len(), grams)
 }
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {

@@ -34,10 +34,6 @@ pub(crate) struct GramIndex {
     /// Distance between sampled positions.
     pub(crate) stride: usize,
     bits: Bitmap,
-    /// While building: each gram's hash with the offset in its low 5
-    /// bits (below the bucket's and the tag's), room reserved by the
-    /// caller.
-    building: Wiped<u64>,
     /// `tag << 5 | offset`, by bucket, sorted and distinct within one
     /// (each made from 8 bytes of a pattern: wiped).
     entries: Wiped<u32>,
@@ -61,43 +57,30 @@ const PER_BUCKET: usize = 8;
 const _: () = assert!(32 + TAG_BITS + 5 <= 64);
 
 impl GramIndex {
-    /// An index with room for `grams` insertions.
-    pub(crate) fn new(stride: usize, grams: usize) -> GramIndex {
-        GramIndex {
-            // Sampling more sparsely gains little, and each pattern is
-            // indexed at `stride` offsets.
-            stride: stride.clamp(1, MAX_STRIDE),
-            bits: Bitmap::with_bits(0),
-            building: wipe::with_capacity(grams),
-            entries: wipe::with_capacity(0),
-            buckets: vec![0, 0],
-            bucket_bits: 0,
-        }
-    }
-
-    /// The gram that starts `bytes` occurs at `offset` of a pattern.
-    pub(crate) fn insert(&mut self, bytes: &[u8], offset: usize) {
-        assert!(
-            self.building.len() < self.building.capacity(),
-            "room counted ahead"
-        );
-        debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
-        self.building
-            .push(first_hash(gram(bytes)) & !31 | offset as u64);
-    }
-
-    /// Lays the entries out by bucket (a counting pass), each bucket
-    /// sorted and without repeats, then builds the bitmap.
-    pub(crate) fn finish(mut self) -> GramIndex {
-        let keys = std::mem::replace(&mut self.building, wipe::with_capacity(0));
-        self.bucket_bits = (keys.len() / PER_BUCKET).max(1).ilog2().min(32);
-        let buckets = 1usize << self.bucket_bits;
-        let mut by_bucket: Wiped<u32> = wipe::with_capacity(keys.len());
-        let items = keys
-            .iter()
-            .map(|&key| (self.bucket_of(key), entry_of(key, self.bucket_bits)));
-        let mut starts = layout::by_group(buckets, items, &mut by_bucket);
-        drop(keys);
+    /// An index of `grams`, each (a gram, an offset at which it occurs
+    /// in a pattern), `count` of them. They are read twice (to count each
+    /// bucket's, then to lay them out), not stored first: at 10,000 tokens
+    /// the view's are 2.9 million, and a buffer of them was 23 MB of fresh
+    /// pages to fault in, fill, read twice and wipe.
+    ///
+    /// # Panics
+    /// If `grams` does not yield `count` of them.
+    pub(crate) fn new(
+        stride: usize,
+        count: usize,
+        grams: impl Iterator<Item = (u64, usize)> + Clone,
+    ) -> GramIndex {
+        let bucket_bits = (count / PER_BUCKET).max(1).ilog2().min(32);
+        let buckets = 1usize << bucket_bits;
+        let items = grams.map(move |(gram, offset)| {
+            debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
+            let key = first_hash(gram) & !31 | offset as u64;
+            (bucket_of(key, bucket_bits), entry_of(key, bucket_bits))
+        });
+        // At its final size: a wiped buffer must not grow.
+        let mut by_bucket: Wiped<u32> = wipe::with_capacity(count);
+        by_bucket.resize(count, 0);
+        let mut starts = layout::by_group_in(buckets, items, &mut by_bucket);
         // Each bucket sorted and its repeats dropped, in place: an entry
         // only moves down.
         let mut kept = 0;
@@ -115,20 +98,25 @@ impl GramIndex {
         starts[buckets] = kept as u32;
         by_bucket.truncate(kept);
         let entries = wipe::exact(by_bucket);
-        self.buckets = starts;
-        self.bits = Bitmap::with_bits(entries.len() * BITS_PER_ENTRY);
+        let mut bits = Bitmap::with_bits(entries.len() * BITS_PER_ENTRY);
         for &entry in entries.iter() {
-            self.bits.set_pair(bitmap_hash(entry >> 5));
+            bits.set_pair(bitmap_hash(entry >> 5));
         }
-        self.entries = entries;
-        self
+        GramIndex {
+            // Sampling more sparsely gains little, and each pattern is
+            // indexed at `stride` offsets.
+            stride: stride.clamp(1, MAX_STRIDE),
+            bits,
+            entries,
+            buckets: starts,
+            bucket_bits,
+        }
     }
 
-    /// The bucket of a gram's hash (or of a building key): its top bits.
+    /// The bucket of a gram's hash (or of a key of `new`): its top bits.
     #[inline(always)]
     fn bucket_of(&self, hash: u64) -> usize {
-        // `checked_shr`: no bits, one bucket.
-        hash.checked_shr(64 - self.bucket_bits).unwrap_or(0) as usize
+        bucket_of(hash, self.bucket_bits)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -194,14 +182,22 @@ impl GramIndex {
     }
 }
 
+/// The bucket of a gram's hash (or of a key of [`GramIndex::new`]): its top
+/// `bucket_bits` bits.
+#[inline(always)]
+fn bucket_of(hash: u64, bucket_bits: u32) -> usize {
+    // `checked_shr`: no bits, one bucket.
+    hash.checked_shr(64 - bucket_bits).unwrap_or(0) as usize
+}
+
 /// The tag of a gram's hash: the 27 bits after the bucket's.
 #[inline(always)]
 fn tag_of(hash: u64, bucket_bits: u32) -> u32 {
     ((hash << bucket_bits) >> (64 - TAG_BITS)) as u32
 }
 
-/// The entry of a building key (a gram's hash whose low 5 bits are the
-/// offset): its tag and the offset.
+/// The entry of a key (a gram's hash whose low 5 bits are the offset): its
+/// tag and the offset.
 fn entry_of(key: u64, bucket_bits: u32) -> u32 {
     tag_of(key, bucket_bits) << 5 | (key & 31) as u32
 }
@@ -502,7 +498,7 @@ mod tests {
         // No entry, one (a single bucket), and enough for many buckets;
         // some grams at several offsets.
         for grams in [0, 1, 3, 5_000] {
-            let mut index = GramIndex::new(MAX_STRIDE, 2 * grams);
+            let mut inserted = Vec::new();
             let mut expected: Vec<(u64, u64)> = Vec::new();
             for _ in 0..grams {
                 let word = next();
@@ -511,11 +507,11 @@ mod tests {
                     offsets |= 1 << (next() % 32);
                 }
                 for offset in (0..32).filter(|o| offsets >> o & 1 == 1) {
-                    index.insert(&word.to_le_bytes(), offset);
+                    inserted.push((word, offset));
                 }
                 expected.push((word, offsets));
             }
-            let index = index.finish();
+            let index = GramIndex::new(MAX_STRIDE, inserted.len(), inserted.iter().copied());
             assert_eq!(index.is_empty(), grams == 0);
             for &(word, offsets) in &expected {
                 // A gram that shares a bucket and a tag may add offsets, never
