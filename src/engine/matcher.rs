@@ -119,8 +119,7 @@ impl Matcher {
             // scan's loop, whose setting up cost a tenth of such a push.
             let input = Input { bytes: data, base };
             self.step(engine, self.end, data[done]);
-            self.end += 1;
-            self.run_end = self.run_end.max(self.end);
+            self.stepped_to(self.end + 1);
             self.decide(engine, input, out, false);
             return;
         }
@@ -297,8 +296,14 @@ impl Matcher {
         for (i, &byte) in input.bytes.iter().enumerate().skip(from) {
             self.step(engine, input.base + i as u64, byte);
         }
-        self.end = input.end();
-        self.run_end = self.run_end.max(self.end);
+        self.stepped_to(input.end());
+    }
+
+    /// The stepper has read everything before `end` (the run too).
+    #[inline(always)]
+    fn stepped_to(&mut self, end: u64) {
+        self.end = end;
+        self.run_end = self.run_end.max(end);
     }
 
     /// The stepper reads `byte`, at position `at`.

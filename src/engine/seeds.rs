@@ -113,12 +113,6 @@ impl GramIndex {
         }
     }
 
-    /// The bucket of a gram's hash (or of a key of `new`): its top bits.
-    #[inline(always)]
-    fn bucket_of(&self, hash: u64) -> usize {
-        bucket_of(hash, self.bucket_bits)
-    }
-
     pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -164,7 +158,7 @@ impl GramIndex {
 
     /// The offsets of the entries of `tag` in the bucket of `hash`.
     fn offsets_of(&self, hash: u64, tag: u32) -> u64 {
-        let bucket = self.bucket_of(hash);
+        let bucket = bucket_of(hash, self.bucket_bits);
         let (from, to) = (self.buckets[bucket], self.buckets[bucket + 1]);
         let mut offsets = 0;
         for &entry in &self.entries[from as usize..to as usize] {
