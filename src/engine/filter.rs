@@ -619,7 +619,23 @@ fn walk_fragments(
 ) -> Walk {
     let sam = &engine.values;
     let mut at = from;
+    // A follow that took fewer bytes than this is not tried again for as
+    // many (a repetitive value's match goes on along other occurrences
+    // than its first: each try would cost more than it saves).
+    const RETRY: usize = GRAM;
+    let mut follow_from = from;
     while at < input.bytes.len() {
+        if at >= follow_from
+            && let Some(taken) = run.follow(sam, &input.bytes[at..])
+        {
+            at += taken;
+            if taken < RETRY {
+                follow_from = at + RETRY;
+            }
+            if at == input.bytes.len() {
+                break;
+            }
+        }
         let position = input.base + at as u64;
         // A carried run's stretches may start before `input`: the
         // candidates take what starts from the first undecided byte.

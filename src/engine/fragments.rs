@@ -6,7 +6,7 @@
 //! value, so each byte costs the same however many values there are and
 //! however often a value repeats itself.
 
-use super::suffix::{ROOT, SuffixAutomaton};
+use super::suffix::{FOLLOW, ROOT, SuffixAutomaton};
 use crate::FRAGMENT;
 
 /// Fragments whose lengths are final: every start in `from..to` has one
@@ -81,6 +81,22 @@ impl Run {
         if before.len as u64 >= FRAGMENT as u64 && at - before.len() < new_start.min(last) {
             before.report(at, new_start.min(last), &mut found);
         }
+    }
+
+    /// Takes the first bytes of `input`, as many as go on along the first
+    /// occurrence of a match of [`FOLLOW`] bytes or more (see
+    /// [`SuffixAutomaton::follow`]); returns how many. Each makes the match
+    /// one byte longer, so no start becomes final: the same as stepping
+    /// them, without a read of the automaton a byte. `None` where the
+    /// match is shorter (not tried).
+    #[inline]
+    pub(crate) fn follow(&mut self, sam: &SuffixAutomaton, input: &[u8]) -> Option<usize> {
+        if (self.len as usize) < FOLLOW || input.is_empty() {
+            return None;
+        }
+        let taken;
+        (self.state, self.len, taken) = sam.follow(self.state, self.len, input);
+        Some(taken)
     }
 
     /// With the input ending at `end`: the earliest start whose fragment

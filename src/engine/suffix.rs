@@ -33,6 +33,19 @@ pub(crate) struct SuffixAutomaton {
     wide: Wiped<Wide>,
     /// Whole values: (state << 32 | length) → the first secret with it.
     whole: IntMap<u64, u32>,
+    /// Every value, one after the other in secret order (`end` of a state
+    /// is a position in it), so that a long match is followed along its
+    /// value by comparing bytes (see [`SuffixAutomaton::follow`]).
+    text: Wiped<u8>,
+    /// Where each value starts in `text`, and its length in all at the end.
+    starts: Vec<u32>,
+    /// The secret (by index) of each value.
+    secrets: Vec<u32>,
+    /// The state of the value's prefix that ends at `text` position
+    /// `8 * i + 7`: where a followed match takes up stepping again, from
+    /// at most 7 bytes back (a state every position took 4 bytes a value
+    /// byte; one every 8, half a byte).
+    checkpoints: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -55,8 +68,9 @@ struct State {
     len_room: u32,
     /// Suffix link: the state of the longest suffix in another class.
     link: u32,
-    /// The first secret (by index) whose value holds the state's strings.
-    owner: u32,
+    /// Where the state's strings first end in `text`: in the first value
+    /// (by secret) that holds them, whose secret is their owner.
+    end: u32,
 }
 
 /// A state of more than 8 edges: a bit for each byte it has an edge on,
@@ -150,11 +164,18 @@ impl SuffixAutomaton {
             find: EdgeTable::new(),
         };
         b.state(0, NONE);
-        // Per state: the first secret holding its strings, and the most
+        let count = values.clone().count();
+        let mut text: Wiped<u8> = wipe::with_capacity(total);
+        let mut starts = Vec::with_capacity(count + 1);
+        let mut secrets = Vec::with_capacity(count);
+        let mut checkpoints = Vec::with_capacity(total / CHECKPOINT);
+        // Per state: where its strings first end in the text, and the most
         // value bytes that follow them (together: the pass up the links
         // below reads both of a state at random).
         let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0)];
         for (secret, value) in values.clone() {
+            starts.push(text.len() as u32);
+            secrets.push(secret);
             let mut last = ROOT;
             for (i, &byte) in value.iter().enumerate() {
                 last = b.extend(last, byte);
@@ -162,14 +183,20 @@ impl SuffixAutomaton {
                     // Grown by half at a time, not a state at a time.
                     seen.resize(b.nodes.len() + b.nodes.len() / 2, (u32::MAX, 0));
                 }
-                let (owner, room) = &mut seen[last as usize];
-                *owner = (*owner).min(secret);
+                let at = text.len() as u32;
+                let (end, room) = &mut seen[last as usize];
+                *end = (*end).min(at);
                 *room = (*room).max((value.len() - i - 1).min(FRAGMENT) as u8);
+                text.push(byte);
+                if text.len().is_multiple_of(CHECKPOINT) {
+                    checkpoints.push(last);
+                }
             }
         }
+        starts.push(text.len() as u32);
         seen.truncate(b.nodes.len());
         // An occurrence of a string is one of each of its suffixes: push
-        // owners and room up the suffix links, longest states first.
+        // first ends and room up the suffix links, longest states first.
         // By a counting sort on the length (at most a value's): linear,
         // where a comparison sort through the lengths was the slowest part
         // of compiling many secrets. The order holds each state's link, so
@@ -184,14 +211,14 @@ impl SuffixAutomaton {
         );
         for &(s, parent) in &order {
             if parent != NONE {
-                let (owner, room) = seen[s as usize];
+                let (end, room) = seen[s as usize];
                 let up = &mut seen[parent as usize];
-                *up = (up.0.min(owner), up.1.max(room));
+                *up = (up.0.min(end), up.1.max(room));
             }
         }
-        let mut sam = b.pack();
-        for (state, &(owner, room)) in sam.states.iter_mut().zip(&seen) {
-            state.owner = owner;
+        let mut sam = b.pack(text, starts, secrets, checkpoints);
+        for (state, &(end, room)) in sam.states.iter_mut().zip(&seen) {
+            state.end = end;
             state.len_room |= u32::from(room) << ROOM_AT;
         }
         drop(seen);
@@ -348,12 +375,60 @@ impl SuffixAutomaton {
         let key = (u64::from(state) << 32) | u64::from(len);
         match self.whole.get(&key) {
             Some(&secret) => (Form::Raw, secret),
-            None => (Form::Fragment, self.states[state as usize].owner),
+            None => (Form::Fragment, self.owner(state)),
         }
+    }
+
+    /// The first secret whose value holds the strings of `state`.
+    fn owner(&self, state: u32) -> u32 {
+        let end = self.states[state as usize].end;
+        self.secrets[self.value_of(end)]
+    }
+
+    /// The value (by its place in `text`) that holds text position `at`.
+    fn value_of(&self, at: u32) -> usize {
+        self.starts.partition_point(|&start| start <= at) - 1
+    }
+
+    /// Follows `input` from a match of `len` bytes ([`FOLLOW`] or more) in `state`
+    /// for as far as it goes on along the first occurrence of the match in
+    /// a value, by comparing bytes, where a step each read the automaton
+    /// at random (inside a long value, the input is that value for
+    /// kilobytes); returns the match after the `k` bytes it took, and `k`
+    /// (0 where the first byte is not the one that follows there: the
+    /// match may still go on along another occurrence, which the next
+    /// step finds). Each of those bytes, stepped, would have made the match
+    /// one byte longer, so the match is what stepping them gives.
+    pub(crate) fn follow(&self, state: u32, len: u32, input: &[u8]) -> (u32, u32, usize) {
+        debug_assert!(len as usize >= FOLLOW && len <= self.max_len(state));
+        let end = self.states[state as usize].end;
+        let value_end = self.starts[self.value_of(end) + 1] as usize;
+        let after = &self.text[end as usize + 1..value_end];
+        let k = common_prefix(after, input);
+        if k == 0 {
+            return (state, len, 0);
+        }
+        // The match now ends at `last` and starts at `first`: its state is
+        // found from the last checkpoint in it (at most 7 bytes back; the
+        // match is longer than 8 now), then stepped to the end.
+        let last = end as usize + k;
+        let len = len + k as u32;
+        let first = last + 1 - len as usize;
+        let checkpoint = (last + 1) / CHECKPOINT - 1;
+        let at = checkpoint * CHECKPOINT + CHECKPOINT - 1;
+        let mut state = self.shorten(self.checkpoints[checkpoint], (at + 1 - first) as u32);
+        for &byte in &self.text[at + 1..=last] {
+            state = self.next(state, byte).expect("a substring of a value");
+        }
+        (state, len, k)
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.states.capacity() * std::mem::size_of::<State>()
+            + self.text.capacity()
+            + self.starts.capacity() * 4
+            + self.secrets.capacity() * 4
+            + self.checkpoints.capacity() * 4
             + self.edge_bytes.capacity()
             + self.edge_targets.capacity() * 4
             + self.root.capacity() * 4
@@ -374,6 +449,30 @@ fn window_prefix_in(word: u32, longest: u32) -> Option<u32> {
         return Some(longest);
     }
     Some(word >> SHORTER_AT & SHORT)
+}
+
+/// Text positions between two checkpoints of the prefix states.
+const CHECKPOINT: usize = 8;
+/// The shortest match [`SuffixAutomaton::follow`] takes on: 8 bytes of a
+/// value most often occur once, and a checkpoint lies within one byte more.
+pub(crate) const FOLLOW: usize = CHECKPOINT;
+
+/// How many bytes `a` and `b` share from their start, a word at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = gram(&a[i..]) ^ gram(&b[i..]);
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Bytes after the last edge, so that `next` reads any state's first 8
@@ -714,7 +813,13 @@ impl<K: EdgeKey> Builder<K> {
         cur
     }
 
-    fn pack(self) -> SuffixAutomaton {
+    fn pack(
+        self,
+        text: Wiped<u8>,
+        starts: Vec<u32>,
+        secrets: Vec<u32>,
+        checkpoints: Vec<u32>,
+    ) -> SuffixAutomaton {
         let count = self.nodes.len();
         let mut states = Vec::with_capacity(count + 1);
         // The root's transitions are in its table, the others in their
@@ -738,7 +843,7 @@ impl<K: EdgeKey> Builder<K> {
                     node.len
                 },
                 link: node.link,
-                owner: u32::MAX,
+                end: u32::MAX,
             });
             row.clear();
             if s as u32 == ROOT {
@@ -788,6 +893,10 @@ impl<K: EdgeKey> Builder<K> {
             root,
             wide,
             whole: IntMap::default(),
+            text,
+            starts,
+            secrets,
+            checkpoints,
         }
     }
 
@@ -1025,6 +1134,75 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `follow` against stepping, at every position of random text made
+    /// of pieces of values and noise, over repetitive values of a small
+    /// alphabet (matches that go on along other occurrences than their
+    /// first, clones, long links), with the owners of the matches.
+    #[test]
+    fn following_a_match_is_stepping_it() {
+        let mut next = crate::engine::xorshift(11);
+        // Bytes taken by a follow, and follows that took none: both met.
+        let (mut taken_in_all, mut none_taken) = (0, 0);
+        for round in 0..200 {
+            let alphabet: &[u8] = [&b"ab"[..], b"abc\n", b"abcdefghijklmnop"][round % 3];
+            let pick =
+                |next: &mut dyn FnMut() -> u64| alphabet[(next() % alphabet.len() as u64) as usize];
+            let values: Vec<Vec<u8>> = (0..1 + round % 4)
+                .map(|_| {
+                    let len = 9 + (next() % 120) as usize;
+                    (0..len).map(|_| pick(&mut next)).collect()
+                })
+                .collect();
+            // Secrets by index with gaps, as the engine's long values are.
+            let secret = |i: usize| (3 * i + 1) as u32;
+            let sam =
+                SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (secret(i), &v[..])));
+            let mut text = Vec::new();
+            while text.len() < 400 {
+                if next().is_multiple_of(3) {
+                    text.push(pick(&mut next));
+                } else {
+                    let v = &values[(next() % values.len() as u64) as usize];
+                    let from = (next() % v.len() as u64) as usize;
+                    let to = from + (next() % (v.len() - from) as u64) as usize + 1;
+                    text.extend_from_slice(&v[from..to]);
+                }
+            }
+            let (mut state, mut len) = (ROOT, 0);
+            for at in 0..text.len() {
+                if len as usize >= FOLLOW {
+                    let (to, to_len, taken) = sam.follow(state, len, &text[at..]);
+                    taken_in_all += taken;
+                    none_taken += usize::from(taken == 0);
+                    let (mut s, mut l) = (state, len);
+                    for &byte in &text[at..at + taken] {
+                        let stepped = sam.step(s, l, byte);
+                        assert_eq!(stepped.1, l + 1, "only longer");
+                        (s, l) = stepped;
+                    }
+                    assert_eq!((to, to_len), (s, l), "round {round} at {at}");
+                    // The match's owner: the first secret holding it.
+                    let found = &text[at + taken - l as usize..at + taken];
+                    let first = values
+                        .iter()
+                        .position(|v| v.windows(found.len()).any(|w| w == found))
+                        .expect("a substring");
+                    let whole = values.iter().position(|v| v[..] == *found);
+                    let expected = match whole {
+                        Some(w) => (Form::Raw, secret(w)),
+                        None => (Form::Fragment, secret(first)),
+                    };
+                    assert_eq!(sam.candidate(s, l), expected);
+                }
+                (state, len) = sam.step(state, len, text[at]);
+            }
+        }
+        assert!(
+            taken_in_all > 10_000 && none_taken > 1_000,
+            "{taken_in_all} {none_taken}"
+        );
     }
 
     #[test]
