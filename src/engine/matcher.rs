@@ -231,12 +231,7 @@ impl Matcher {
         self.view_opens.drop_from(restart);
         // The opens alone over the new bytes up to the stepper's start.
         let start = self.decided + held as u64;
-        for (at, &byte) in (start..).zip(open.get(held..from).unwrap_or_default()) {
-            if self.direct_opens.is_empty() && self.view_opens.is_empty() {
-                break;
-            }
-            self.step_opens(engine, at, byte);
-        }
+        self.advance_opens(engine, start, open.get(held..from).unwrap_or_default());
         // The run has read everything before `run_end` (the end of the
         // input before this push).
         let carried = (self.run, (self.run_end - restart) as usize);
@@ -285,6 +280,33 @@ impl Matcher {
         if !view_opens.is_empty() && byte != b'\r' && byte != b'\n' {
             view_opens.step(&engine.view_table, byte, |id, start| {
                 let span = at + 1 - start;
+                let (form, secret) = view_owner(engine, id, span);
+                candidates.offer(start, span, form, secret);
+            });
+        }
+    }
+
+    /// The open verifications read `bytes`, which start at `base`, as
+    /// [`Matcher::step_opens`] a byte at a time (the candidates they
+    /// complete are the same whatever the order they are offered in).
+    fn advance_opens(&mut self, engine: &Engine, base: u64, bytes: &[u8]) {
+        let Matcher {
+            direct_opens,
+            view_opens,
+            candidates,
+            ..
+        } = self;
+        if !direct_opens.is_empty() {
+            let table = &engine.direct_table;
+            direct_opens.advance(table, false, bytes, base, |id, start, end| {
+                let (form, secret) = table.owners[id as usize].plain;
+                candidates.offer(start, end - start, form, secret);
+            });
+        }
+        if !view_opens.is_empty() {
+            let table = &engine.view_table;
+            view_opens.advance(table, true, bytes, base, |id, start, end| {
+                let span = end - start;
                 let (form, secret) = view_owner(engine, id, span);
                 candidates.offer(start, span, form, secret);
             });

@@ -14,6 +14,7 @@ use crate::form::Form;
 use super::hash::IntMap;
 use super::layout;
 use super::seeds::gram;
+use super::verify::common_prefix;
 use super::wipe::{self, Wiped};
 
 pub(crate) struct SuffixAutomaton {
@@ -456,24 +457,6 @@ const CHECKPOINT: usize = 8;
 /// The shortest match [`SuffixAutomaton::follow`] takes on: 8 bytes of a
 /// value most often occur once, and a checkpoint lies within one byte more.
 pub(crate) const FOLLOW: usize = CHECKPOINT;
-
-/// How many bytes `a` and `b` share from their start, a word at a time.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
-    let mut i = 0;
-    while i + 8 <= n {
-        let x = gram(&a[i..]) ^ gram(&b[i..]);
-        if x != 0 {
-            return i + (x.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + a[i..n]
-        .iter()
-        .zip(&b[i..n])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
 
 /// Bytes after the last edge, so that `next` reads any state's first 8
 /// edge bytes as one word.

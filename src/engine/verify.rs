@@ -6,6 +6,7 @@
 //! the pattern's [`Period`] standing for its Z-array), so every input byte
 //! is compared at most once per pattern and the pass stays linear.
 
+use super::seeds::gram;
 use super::table::Table;
 
 /// How a comparison of a pattern at one start ended.
@@ -125,7 +126,7 @@ impl Verifier {
                 }
             }
         }
-        let reach = self.compare(pattern, input, matched, pos);
+        let reach = compare(self.view, pattern, input, matched, pos);
         let known = Known { id, start, reach };
         let further = |k: &Known| start + reach.len as u64 > k.start + k.reach.len as u64;
         match slot {
@@ -142,55 +143,77 @@ impl Verifier {
         }
         reach
     }
+}
 
-    /// Compares `pattern[matched..]` with the (view) bytes of `input` from
-    /// `pos` on.
-    fn compare(&self, pattern: &[u8], input: &[u8], mut matched: usize, mut pos: usize) -> Reach {
-        if !self.view {
-            let rest = &pattern[matched..];
-            let there = &input[pos..];
-            let same = rest.iter().zip(there).take_while(|(a, b)| a == b).count();
-            matched += same;
-            pos += same;
-            let outcome = if matched == pattern.len() {
-                Outcome::Full
-            } else if pos == input.len() {
-                Outcome::AtEnd
-            } else {
-                Outcome::Mismatch
-            };
+/// Compares `pattern[matched..]` with the bytes of `input` from `pos` on
+/// (with `view`, its view bytes: CR and LF skipped).
+pub(crate) fn compare(
+    view: bool,
+    pattern: &[u8],
+    input: &[u8],
+    mut matched: usize,
+    mut pos: usize,
+) -> Reach {
+    if !view {
+        let same = common_prefix(&pattern[matched..], &input[pos..]);
+        matched += same;
+        pos += same;
+        let outcome = if matched == pattern.len() {
+            Outcome::Full
+        } else if pos == input.len() {
+            Outcome::AtEnd
+        } else {
+            Outcome::Mismatch
+        };
+        return Reach {
+            len: matched,
+            end: pos,
+            outcome,
+        };
+    }
+    while matched < pattern.len() {
+        let Some(&b) = input.get(pos) else {
             return Reach {
                 len: matched,
                 end: pos,
-                outcome,
+                outcome: Outcome::AtEnd,
             };
-        }
-        while matched < pattern.len() {
-            let Some(&b) = input.get(pos) else {
-                return Reach {
-                    len: matched,
-                    end: pos,
-                    outcome: Outcome::AtEnd,
-                };
-            };
-            if b == b'\r' || b == b'\n' {
-                pos += 1;
-                continue;
-            }
-            if b != pattern[matched] {
-                return Reach {
-                    len: matched,
-                    end: pos,
-                    outcome: Outcome::Mismatch,
-                };
-            }
+        };
+        if b == b'\r' || b == b'\n' {
             pos += 1;
-            matched += 1;
+            continue;
         }
-        Reach {
-            len: matched,
-            end: pos,
-            outcome: Outcome::Full,
+        if b != pattern[matched] {
+            return Reach {
+                len: matched,
+                end: pos,
+                outcome: Outcome::Mismatch,
+            };
         }
+        pos += 1;
+        matched += 1;
     }
+    Reach {
+        len: matched,
+        end: pos,
+        outcome: Outcome::Full,
+    }
+}
+
+/// How many bytes `a` and `b` share from their start, a word at a time.
+pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = gram(&a[i..]) ^ gram(&b[i..]);
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
