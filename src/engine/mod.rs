@@ -234,9 +234,7 @@ impl Engine {
 
 /// The automaton over the table's prefixes.
 fn automaton_of(table: &Table) -> Automaton {
-    let prefixes = table.prefix_bytes();
-    let slices: Vec<&[u8]> = prefixes.iter().map(|p| p.as_slice()).collect();
-    Automaton::new(&slices)
+    Automaton::new(&table.prefix_bytes())
 }
 
 /// Grams of every pattern of `table` at each offset a sampled position can

@@ -77,11 +77,12 @@ pub(crate) struct Table {
     /// patterns longer than the prefix are verified past it.
     periods: Vec<u32>,
     pub(crate) owners: Vec<Owner>,
-    /// By prefix (automaton pattern) id: the pattern that is the prefix
-    /// whole ([`NONE`] if none), and the patterns that continue past it,
-    /// `longer[longer_from[id]..longer_from[id + 1]]`. Flat, so that a
-    /// prefix takes 8 bytes and 4 a pattern, not a list of its own.
-    exact: Vec<u32>,
+    /// By prefix (automaton pattern) id, prefixes in the order of their
+    /// bytes: the pattern that is the prefix whole ([`NONE`] if none;
+    /// wiped, since it tells that order), and the patterns that continue
+    /// past it, `longer[longer_from[id]..longer_from[id + 1]]`. Flat, so
+    /// that a prefix takes 8 bytes and 4 a pattern, not a list of its own.
+    exact: Wiped<u32>,
     longer_from: Vec<u32>,
     /// Within a prefix, by the byte that follows it (then by id): wiped,
     /// since that order says something of the patterns.
@@ -152,20 +153,17 @@ impl Table {
         &self.longer[from + low..from + high]
     }
 
-    /// The prefixes for the automaton, by prefix id (wiped once built).
-    pub(crate) fn prefix_bytes(&self) -> Vec<Wiped<u8>> {
-        let mut out: Vec<Wiped<u8>> = Vec::with_capacity(self.exact.len());
-        for prefix in 0..self.exact.len() {
-            let (exact, longer) = self.prefix(prefix);
-            let id = exact.or(longer.first().copied());
-            let id = id.expect("a prefix stands for a pattern");
-            let bytes = self.pattern(id);
-            let bytes = &bytes[..bytes.len().min(PREFIX)];
-            let mut copy = wipe::with_capacity(bytes.len());
-            copy.extend_from_slice(bytes);
-            out.push(copy);
-        }
-        out
+    /// The prefixes for the automaton, by prefix id: slices of the table.
+    pub(crate) fn prefix_bytes(&self) -> Vec<&[u8]> {
+        (0..self.exact.len())
+            .map(|prefix| {
+                let (exact, longer) = self.prefix(prefix);
+                let id = exact.or(longer.first().copied());
+                let id = id.expect("a prefix stands for a pattern");
+                let bytes = self.pattern(id);
+                &bytes[..bytes.len().min(PREFIX)]
+            })
+            .collect()
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
@@ -250,7 +248,7 @@ impl TableBuilder {
             let p = pattern(id);
             &p[..p.len().min(PREFIX)]
         };
-        let mut prefix_of = Vec::with_capacity(spans.len());
+        let mut prefix_of: Wiped<u32> = wipe::with_capacity(spans.len());
         let mut first: Vec<u32> = Vec::new();
         let mut exact: Vec<u32> = Vec::new();
         let mut by_prefix = HashChains::with_capacity(spans.len());
@@ -270,6 +268,24 @@ impl TableBuilder {
             prefix_of.push(p);
         }
         drop(by_prefix);
+        // Prefix ids in the order of the prefixes' bytes: the automaton's
+        // trie is then built, and walked, along shared paths (at 10,000
+        // tokens its build took a fifth less time). That order says
+        // something of the patterns: whatever holds it is wiped.
+        let mut keyed: Wiped<(u64, u32)> = wipe::with_capacity(first.len());
+        keyed.extend((0..first.len() as u32).map(|p| (order_key(prefix(first[p as usize])), p)));
+        keyed.sort_unstable();
+        let mut rank: Wiped<u32> = wipe::with_capacity(first.len());
+        rank.resize(first.len(), 0);
+        for (r, &(_, p)) in keyed.iter().enumerate() {
+            rank[p as usize] = r as u32;
+        }
+        let mut exact_by_rank: Wiped<u32> = wipe::with_capacity(exact.len());
+        exact_by_rank.extend(keyed.iter().map(|&(_, p)| exact[p as usize]));
+        let exact = exact_by_rank;
+        for p in prefix_of.iter_mut() {
+            *p = rank[*p as usize];
+        }
         // The longer patterns of each prefix, flat, in id order.
         let longer_of = prefix_of
             .iter()
@@ -305,6 +321,15 @@ impl TableBuilder {
             longer_next,
         }
     }
+}
+
+/// The first 8 bytes of `bytes` (zeros after its end) as a number that
+/// sorts as they do.
+fn order_key(bytes: &[u8]) -> u64 {
+    let mut key = [0u8; 8];
+    let n = bytes.len().min(8);
+    key[..n].copy_from_slice(&bytes[..n]);
+    u64::from_be_bytes(key)
 }
 
 /// Where the new pattern `bytes` is kept in `kept`, whose `last` pattern
