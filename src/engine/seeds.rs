@@ -48,10 +48,10 @@ const BITS_PER_ENTRY: usize = 16;
 /// Bits of a gram's hash an entry keeps, after the bucket's.
 const TAG_BITS: u32 = 27;
 /// Insertions a bucket, on average, at least (and under twice as many):
-/// about half of them repeat another (a value's base64 core and tails
-/// share their first grams), so a bucket holds a few entries and the
-/// buckets take about a byte an entry.
-const PER_BUCKET: usize = 8;
+/// the grams of patterns kept in the same bytes are inserted once (see
+/// `seed_index`), a few of the rest repeat another, so a bucket holds a
+/// few entries and the buckets take about a byte an entry.
+const PER_BUCKET: usize = 4;
 // The bucket's bits (at most 32), the tag and the offset fit a hash of 64
 // bits.
 const _: () = assert!(32 + TAG_BITS + 5 <= 64);
