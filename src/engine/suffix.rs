@@ -34,14 +34,21 @@ pub(crate) struct SuffixAutomaton {
     wide: Wiped<Wide>,
     /// Whole values: (state << 32 | length) → the first secret with it.
     whole: IntMap<u64, u32>,
-    /// Every value, one after the other in secret order (`end` of a state
-    /// is a position in it), so that a long match is followed along its
-    /// value by comparing bytes (see [`SuffixAutomaton::follow`]).
-    text: Wiped<u8>,
-    /// Where each value starts in `text`, and its length in all at the end.
+    /// Where each value starts among the bytes of all of them, one after
+    /// the other in secret order (the `end` of a state is such a
+    /// position), and their length in all at the end.
     starts: Vec<u32>,
     /// The secret (by index) of each value.
     secrets: Vec<u32>,
+    /// The values of [`FOLLOWED`] bytes or more (all of them, from
+    /// [`FOLLOW_ALL_FROM`] bytes in all), one after the other, so that a
+    /// long match is followed along its value by comparing bytes (see
+    /// [`SuffixAutomaton::follow`]); in a small set of short ones it gains
+    /// little and would cost 1.5 bytes a value byte where memory is
+    /// tightest.
+    text: Wiped<u8>,
+    /// By value, where its bytes are in `text` ([`NONE`]: not there).
+    text_at: Vec<u32>,
     /// The state of the value's prefix that ends at `text` position
     /// `8 * i + 7`: where a followed match takes up stepping again, from
     /// at most 7 bytes back (a state every position took 4 bytes a value
@@ -146,15 +153,18 @@ impl SuffixAutomaton {
         // The edge table's keys in 32 bits while every state id fits in
         // 24 (values of 8 MiB in all): slots of 8 bytes, not 16.
         if 2 * total + 1 < NARROW_STATES {
-            Self::build::<u32>(values, total)
+            Self::build::<u32>(values, total, total >= FOLLOW_ALL_FROM)
         } else {
-            Self::build::<u64>(values, total)
+            Self::build::<u64>(values, total, total >= FOLLOW_ALL_FROM)
         }
     }
 
+    /// With `follow_all`, every value's bytes are kept for
+    /// [`SuffixAutomaton::follow`], else those of [`FOLLOWED`] bytes or more.
     fn build<'a, K: EdgeKey>(
         values: impl Iterator<Item = (u32, &'a [u8])> + Clone,
         total: usize,
+        follow_all: bool,
     ) -> Self {
         // At most 2n states and 3n transitions: reserved, so no buffer
         // that spells a value grows and leaves a copy behind.
@@ -166,17 +176,28 @@ impl SuffixAutomaton {
         };
         b.state(0, NONE);
         let count = values.clone().count();
-        let mut text: Wiped<u8> = wipe::with_capacity(total);
+        let is_followed = |len: usize| len >= FOLLOWED || follow_all;
+        let followed: usize = values
+            .clone()
+            .map(|(_, v)| v.len())
+            .filter(|&len| is_followed(len))
+            .sum();
+        let mut text: Wiped<u8> = wipe::with_capacity(followed);
+        let mut text_at = Vec::with_capacity(count);
+        let mut checkpoints = Vec::with_capacity(followed / CHECKPOINT);
         let mut starts = Vec::with_capacity(count + 1);
         let mut secrets = Vec::with_capacity(count);
-        let mut checkpoints = Vec::with_capacity(total / CHECKPOINT);
+        // Where the next value starts among the bytes of all of them.
+        let mut at = 0u32;
         // Per state: where its strings first end in the text, and the most
         // value bytes that follow them (together: the pass up the links
         // below reads both of a state at random).
         let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0)];
         for (secret, value) in values.clone() {
-            starts.push(text.len() as u32);
+            starts.push(at);
             secrets.push(secret);
+            let kept = is_followed(value.len());
+            text_at.push(if kept { text.len() as u32 } else { NONE });
             let mut last = ROOT;
             for (i, &byte) in value.iter().enumerate() {
                 last = b.extend(last, byte);
@@ -184,17 +205,19 @@ impl SuffixAutomaton {
                     // Grown by half at a time, not a state at a time.
                     seen.resize(b.nodes.len() + b.nodes.len() / 2, (u32::MAX, 0));
                 }
-                let at = text.len() as u32;
                 let (end, room) = &mut seen[last as usize];
                 *end = (*end).min(at);
                 *room = (*room).max((value.len() - i - 1).min(FRAGMENT) as u8);
-                text.push(byte);
-                if text.len().is_multiple_of(CHECKPOINT) {
-                    checkpoints.push(last);
+                at += 1;
+                if kept {
+                    text.push(byte);
+                    if text.len().is_multiple_of(CHECKPOINT) {
+                        checkpoints.push(last);
+                    }
                 }
             }
         }
-        starts.push(text.len() as u32);
+        starts.push(at);
         seen.truncate(b.nodes.len());
         // An occurrence of a string is one of each of its suffixes: push
         // first ends and room up the suffix links, longest states first.
@@ -217,7 +240,13 @@ impl SuffixAutomaton {
                 *up = (up.0.min(end), up.1.max(room));
             }
         }
-        let mut sam = b.pack(text, starts, secrets, checkpoints);
+        let mut sam = b.pack(Follow {
+            starts,
+            secrets,
+            text,
+            text_at,
+            checkpoints,
+        });
         for (state, &(end, room)) in sam.states.iter_mut().zip(&seen) {
             state.end = end;
             state.len_room |= u32::from(room) << ROOM_AT;
@@ -386,33 +415,42 @@ impl SuffixAutomaton {
         self.secrets[self.value_of(end)]
     }
 
-    /// The value (by its place in `text`) that holds text position `at`.
+    /// The value (by its place in secret order) that holds position `at`
+    /// among the bytes of all of them.
     fn value_of(&self, at: u32) -> usize {
         self.starts.partition_point(|&start| start <= at) - 1
     }
 
-    /// Follows `input` from a match of `len` bytes ([`FOLLOW`] or more) in `state`
-    /// for as far as it goes on along the first occurrence of the match in
-    /// a value, by comparing bytes, where a step each read the automaton
-    /// at random (inside a long value, the input is that value for
-    /// kilobytes); returns the match after the `k` bytes it took, and `k`
-    /// (0 where the first byte is not the one that follows there: the
-    /// match may still go on along another occurrence, which the next
-    /// step finds). Each of those bytes, stepped, would have made the match
-    /// one byte longer, so the match is what stepping them gives.
+    /// Follows `input` from a match of `len` bytes ([`FOLLOW`] or more) in
+    /// `state` for as far as it goes on along the first occurrence of the
+    /// match in a value, where that value's bytes are kept (see `text`), by
+    /// comparing bytes, where a step each read the automaton at random
+    /// (inside a long value, the input is that value for kilobytes);
+    /// returns the match after the `k` bytes it took, and `k` (0 where the
+    /// first byte is not the one that follows there, or the value is
+    /// shorter: the match may still go on, which the next step finds).
+    /// Each of those bytes, stepped, would have made the match one byte
+    /// longer, so the match is what stepping them gives.
     pub(crate) fn follow(&self, state: u32, len: u32, input: &[u8]) -> (u32, u32, usize) {
         debug_assert!(len as usize >= FOLLOW && len <= self.max_len(state));
         let end = self.states[state as usize].end;
-        let value_end = self.starts[self.value_of(end) + 1] as usize;
-        let after = &self.text[end as usize + 1..value_end];
-        let k = common_prefix(after, input);
+        let value = self.value_of(end);
+        let from = self.text_at[value];
+        if from == NONE {
+            return (state, len, 0);
+        }
+        // The value's bytes in `text`, and where the match ends there.
+        let value_len = (self.starts[value + 1] - self.starts[value]) as usize;
+        let bytes = from as usize..from as usize + value_len;
+        let end = bytes.start + (end - self.starts[value]) as usize;
+        let k = common_prefix(&self.text[end + 1..bytes.end], input);
         if k == 0 {
             return (state, len, 0);
         }
         // The match now ends at `last` and starts at `first`: its state is
         // found from the last checkpoint in it (at most 7 bytes back; the
         // match is longer than 8 now), then stepped to the end.
-        let last = end as usize + k;
+        let last = end + k;
         let len = len + k as u32;
         let first = last + 1 - len as usize;
         let checkpoint = (last + 1) / CHECKPOINT - 1;
@@ -427,6 +465,7 @@ impl SuffixAutomaton {
     pub(crate) fn memory_usage(&self) -> usize {
         self.states.capacity() * std::mem::size_of::<State>()
             + self.text.capacity()
+            + self.text_at.capacity() * 4
             + self.starts.capacity() * 4
             + self.secrets.capacity() * 4
             + self.checkpoints.capacity() * 4
@@ -457,6 +496,23 @@ const CHECKPOINT: usize = 8;
 /// The shortest match [`SuffixAutomaton::follow`] takes on: 8 bytes of a
 /// value most often occur once, and a checkpoint lies within one byte more.
 pub(crate) const FOLLOW: usize = CHECKPOINT;
+/// The shortest value a match is followed along (a PEM key, a service
+/// account's JSON; not a token of 40 bytes, whose matches are short)...
+const FOLLOWED: usize = 256;
+/// ...but where the values are this many bytes in all (6,500 tokens of 40
+/// bytes), every one: the automaton is beyond the second-level cache, and
+/// a step of a token's match is a wait on memory.
+const FOLLOW_ALL_FROM: usize = 1 << 18;
+
+/// What [`SuffixAutomaton::follow`] reads, and the owners of the states'
+/// first ends, made with the automaton.
+struct Follow {
+    starts: Vec<u32>,
+    secrets: Vec<u32>,
+    text: Wiped<u8>,
+    text_at: Vec<u32>,
+    checkpoints: Vec<u32>,
+}
 
 /// Bytes after the last edge, so that `next` reads any state's first 8
 /// edge bytes as one word.
@@ -796,13 +852,14 @@ impl<K: EdgeKey> Builder<K> {
         cur
     }
 
-    fn pack(
-        self,
-        text: Wiped<u8>,
-        starts: Vec<u32>,
-        secrets: Vec<u32>,
-        checkpoints: Vec<u32>,
-    ) -> SuffixAutomaton {
+    fn pack(self, follow: Follow) -> SuffixAutomaton {
+        let Follow {
+            starts,
+            secrets,
+            text,
+            text_at,
+            checkpoints,
+        } = follow;
         let count = self.nodes.len();
         let mut states = Vec::with_capacity(count + 1);
         // The root's transitions are in its table, the others in their
@@ -876,9 +933,10 @@ impl<K: EdgeKey> Builder<K> {
             root,
             wide,
             whole: IntMap::default(),
-            text,
             starts,
             secrets,
+            text,
+            text_at,
             checkpoints,
         }
     }
@@ -1052,8 +1110,8 @@ mod tests {
         let values = strings(40, 30, b"abcdefgh");
         let total = values.iter().map(|v| v.len()).sum();
         let each = || values.iter().enumerate().map(|(i, v)| (i as u32, &v[..]));
-        let narrow = SuffixAutomaton::build::<u32>(each(), total);
-        let wide = SuffixAutomaton::build::<u64>(each(), total);
+        let narrow = SuffixAutomaton::build::<u32>(each(), total, false);
+        let wide = SuffixAutomaton::build::<u64>(each(), total, false);
         let holds =
             |s: &[u8]| s.is_empty() || values.iter().any(|v| v.windows(s.len()).any(|w| w == s));
         let probes = strings(2000, 12, b"abcdefghi");
@@ -1132,18 +1190,25 @@ mod tests {
             let alphabet: &[u8] = [&b"ab"[..], b"abc\n", b"abcdefghijklmnop"][round % 3];
             let pick =
                 |next: &mut dyn FnMut() -> u64| alphabet[(next() % alphabet.len() as u64) as usize];
+            // Values long enough to be followed, and shorter ones.
             let values: Vec<Vec<u8>> = (0..1 + round % 4)
-                .map(|_| {
-                    let len = 9 + (next() % 120) as usize;
+                .map(|i| {
+                    let len = if (round + i) % 3 == 0 {
+                        9 + (next() % 120) as usize
+                    } else {
+                        FOLLOWED + (next() % 200) as usize
+                    };
                     (0..len).map(|_| pick(&mut next)).collect()
                 })
                 .collect();
             // Secrets by index with gaps, as the engine's long values are.
             let secret = |i: usize| (3 * i + 1) as u32;
-            let sam =
-                SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (secret(i), &v[..])));
+            let each = || values.iter().enumerate().map(|(i, v)| (secret(i), &v[..]));
+            let total = values.iter().map(|v| v.len()).sum();
+            // Every value followed (as in a large set), or the long ones.
+            let sam = SuffixAutomaton::build::<u32>(each(), total, round % 2 == 0);
             let mut text = Vec::new();
-            while text.len() < 400 {
+            while text.len() < 1000 {
                 if next().is_multiple_of(3) {
                     text.push(pick(&mut next));
                 } else {
@@ -1166,7 +1231,12 @@ mod tests {
                         (s, l) = stepped;
                     }
                     assert_eq!((to, to_len), (s, l), "round {round} at {at}");
-                    // The match's owner: the first secret holding it.
+                    // The match's owner: the first secret holding it (a
+                    // brute-force search: at some positions).
+                    if at % 5 != 0 {
+                        (state, len) = sam.step(state, len, text[at]);
+                        continue;
+                    }
                     let found = &text[at + taken - l as usize..at + taken];
                     let first = values
                         .iter()
@@ -1183,7 +1253,7 @@ mod tests {
             }
         }
         assert!(
-            taken_in_all > 10_000 && none_taken > 1_000,
+            taken_in_all > 100_000 && none_taken > 1_000,
             "{taken_in_all} {none_taken}"
         );
     }
