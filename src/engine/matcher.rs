@@ -271,17 +271,13 @@ impl Matcher {
             ..
         } = self;
         if !direct_opens.is_empty() {
-            let table = &engine.direct_table;
-            direct_opens.step(table, byte, |id, start| {
-                let (form, secret) = table.owners[id as usize].plain;
-                candidates.offer(start, at + 1 - start, form, secret);
+            direct_opens.step(&engine.direct_table, byte, |id, start| {
+                offer_direct(engine, candidates, id, start, at + 1);
             });
         }
         if !view_opens.is_empty() && byte != b'\r' && byte != b'\n' {
             view_opens.step(&engine.view_table, byte, |id, start| {
-                let span = at + 1 - start;
-                let (form, secret) = view_owner(engine, id, span);
-                candidates.offer(start, span, form, secret);
+                offer_view(engine, candidates, id, start, at + 1);
             });
         }
     }
@@ -299,16 +295,12 @@ impl Matcher {
         if !direct_opens.is_empty() {
             let table = &engine.direct_table;
             direct_opens.advance(table, false, bytes, base, |id, start, end| {
-                let (form, secret) = table.owners[id as usize].plain;
-                candidates.offer(start, end - start, form, secret);
+                offer_direct(engine, candidates, id, start, end);
             });
         }
         if !view_opens.is_empty() {
-            let table = &engine.view_table;
-            view_opens.advance(table, true, bytes, base, |id, start, end| {
-                let span = end - start;
-                let (form, secret) = view_owner(engine, id, span);
-                candidates.offer(start, span, form, secret);
+            view_opens.advance(&engine.view_table, true, bytes, base, |id, start, end| {
+                offer_view(engine, candidates, id, start, end);
             });
         }
     }
@@ -675,6 +667,21 @@ pub(super) fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
     } else {
         owner.plain
     }
+}
+
+/// Offers direct pattern `id`, matched from `start` to `end`.
+#[inline]
+fn offer_direct(engine: &Engine, candidates: &mut Candidates, id: u32, start: u64, end: u64) {
+    let (form, secret) = engine.direct_table.owners[id as usize].plain;
+    candidates.offer(start, end - start, form, secret);
+}
+
+/// Offers view pattern `id`, matched over the original bytes from `start`
+/// to `end`.
+#[inline]
+fn offer_view(engine: &Engine, candidates: &mut Candidates, id: u32, start: u64, end: u64) {
+    let (form, secret) = view_owner(engine, id, end - start);
+    candidates.offer(start, end - start, form, secret);
 }
 
 /// Offers a stretch of final fragments; nothing before `decided`.

@@ -76,8 +76,9 @@ struct State {
     len_room: u32,
     /// Suffix link: the state of the longest suffix in another class.
     link: u32,
-    /// Where the state's strings first end in `text`: in the first value
-    /// (by secret) that holds them, whose secret is their owner.
+    /// Where the state's strings first end among the bytes of all values,
+    /// one after the other in secret order (see `starts`): in the first
+    /// value (by secret) that holds them, whose secret is their owner.
     end: u32,
 }
 
@@ -189,7 +190,7 @@ impl SuffixAutomaton {
         let mut secrets = Vec::with_capacity(count);
         // Where the next value starts among the bytes of all of them.
         let mut at = 0u32;
-        // Per state: where its strings first end in the text, and the most
+        // Per state: where its strings first end among the values, and the most
         // value bytes that follow them (together: the pass up the links
         // below reads both of a state at random).
         let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0)];
