@@ -190,6 +190,9 @@ impl SuffixAutomaton {
         let mut secrets = Vec::with_capacity(count);
         // Where the next value starts among the bytes of all of them.
         let mut at = 0u32;
+        // Each value's state (whose longest string it is), its length and
+        // its secret, for `whole`.
+        let mut wholes = Vec::with_capacity(count);
         // Per state: where its strings first end among the values, and the most
         // value bytes that follow them (together: the pass up the links
         // below reads both of a state at random).
@@ -217,6 +220,7 @@ impl SuffixAutomaton {
                     }
                 }
             }
+            wholes.push((last, value.len() as u32, secret));
         }
         starts.push(at);
         seen.truncate(b.nodes.len());
@@ -270,12 +274,10 @@ impl SuffixAutomaton {
             longest_prefix[s as usize] = window_prefix_in(*word, own).unwrap_or(shorter) as u8;
         }
         drop(order);
-        for (secret, value) in values {
-            let mut state = ROOT;
-            for &byte in value {
-                state = sam.next(state, byte).expect("a value is its own substring");
-            }
-            let key = (u64::from(state) << 32) | value.len() as u64;
+        // The state a value's last byte left is the value's own (packing
+        // keeps the ids): no walk of each value again.
+        for (state, len, secret) in wholes {
+            let key = (u64::from(state) << 32) | u64::from(len);
             sam.whole.entry(key).or_insert(secret);
         }
         sam
