@@ -171,32 +171,41 @@ pub(crate) fn compare(
             outcome,
         };
     }
-    while matched < pattern.len() {
-        let Some(&b) = input.get(pos) else {
+    // On the view: the stretches between line breaks compared as slices
+    // (a base64 body wrapped at 76 columns is compared 76 bytes at a time).
+    loop {
+        if matched == pattern.len() {
+            return Reach {
+                len: matched,
+                end: pos,
+                outcome: Outcome::Full,
+            };
+        }
+        while input.get(pos).is_some_and(|&b| b == b'\r' || b == b'\n') {
+            pos += 1;
+        }
+        if pos == input.len() {
             return Reach {
                 len: matched,
                 end: pos,
                 outcome: Outcome::AtEnd,
             };
-        };
-        if b == b'\r' || b == b'\n' {
-            pos += 1;
-            continue;
         }
-        if b != pattern[matched] {
+        // The stretch to the next line break, no longer than the rest of
+        // the pattern.
+        let rest = &pattern[matched..];
+        let ahead = &input[pos..input.len().min(pos + rest.len())];
+        let stretch = memchr::memchr2(b'\r', b'\n', ahead).unwrap_or(ahead.len());
+        let same = common_prefix(rest, &ahead[..stretch]);
+        matched += same;
+        pos += same;
+        if same < stretch {
             return Reach {
                 len: matched,
                 end: pos,
                 outcome: Outcome::Mismatch,
             };
         }
-        pos += 1;
-        matched += 1;
-    }
-    Reach {
-        len: matched,
-        end: pos,
-        outcome: Outcome::Full,
     }
 }
 
@@ -216,4 +225,94 @@ pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .zip(&b[i..n])
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `compare` a byte at a time, as defined.
+    fn compare_plainly(
+        view: bool,
+        pattern: &[u8],
+        input: &[u8],
+        matched: usize,
+        pos: usize,
+    ) -> Reach {
+        let (mut matched, mut pos) = (matched, pos);
+        while matched < pattern.len() {
+            let Some(&b) = input.get(pos) else {
+                return Reach {
+                    len: matched,
+                    end: pos,
+                    outcome: Outcome::AtEnd,
+                };
+            };
+            if view && (b == b'\r' || b == b'\n') {
+                pos += 1;
+                continue;
+            }
+            if b != pattern[matched] {
+                return Reach {
+                    len: matched,
+                    end: pos,
+                    outcome: Outcome::Mismatch,
+                };
+            }
+            pos += 1;
+            matched += 1;
+        }
+        Reach {
+            len: matched,
+            end: pos,
+            outcome: Outcome::Full,
+        }
+    }
+
+    #[test]
+    fn compare_is_a_comparison_byte_by_byte() {
+        let mut next = crate::engine::xorshift(13);
+        let mut outcomes = [0; 3];
+        for _ in 0..20_000 {
+            let pattern: Vec<u8> = (0..1 + next() % 40)
+                .map(|_| b'a' + (next() % 2) as u8)
+                .collect();
+            // Input: the pattern with line breaks put in, cut short or
+            // changed now and then.
+            let mut input = Vec::new();
+            for &b in &pattern {
+                match next() % 8 {
+                    0 => input.extend_from_slice(b"\r\n"),
+                    1 => input.push(b'\n'),
+                    _ => {}
+                }
+                input.push(if next().is_multiple_of(30) { b'c' } else { b });
+            }
+            if next().is_multiple_of(4) {
+                input.truncate((next() % (input.len() as u64 + 1)) as usize);
+            }
+            if next().is_multiple_of(3) {
+                input.extend_from_slice(b"\nab");
+            }
+            let matched = (next() % 3).min(pattern.len() as u64) as usize;
+            // The input from `pos` holds the pattern's bytes from `matched`.
+            let pos = input
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b != b'\r' && b != b'\n')
+                .nth(matched)
+                .map_or(input.len(), |(i, _)| i);
+            for view in [false, true] {
+                let (m, p) = if view { (matched, pos) } else { (0, 0) };
+                let got = compare(view, &pattern, &input, m, p);
+                assert_eq!(
+                    got,
+                    compare_plainly(view, &pattern, &input, m, p),
+                    "{pattern:?} {input:?}"
+                );
+                outcomes[got.outcome as usize] += 1;
+            }
+        }
+        assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
+    }
 }
