@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use super::Engine;
 use super::candidates::Candidates;
 use super::fragments::Run;
-use super::matcher::{Input, view_owner};
+use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
 use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, has_line_break, view_gram};
 use super::table::{PREFIX, Table};
@@ -387,16 +387,15 @@ fn direct_at(
                 continue; // a match that started later
             }
             if let (Some(exact), _) = table.prefix(id) {
-                let (form, secret) = table.owners[exact as usize].plain;
-                candidates.offer(base + start as u64, len as u64, form, secret);
+                offer_direct(engine, candidates, exact, base + start as u64, len as u64);
             }
             // Only those that go on with the next byte can match or be open.
             for &id in table.longer_with(id, input.get(start + len).copied()) {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
                     Outcome::Full => {
-                        let (form, secret) = table.owners[id as usize].plain;
-                        candidates.offer(base + start as u64, reach.len as u64, form, secret);
+                        let len = reach.len as u64;
+                        offer_direct(engine, candidates, id, base + start as u64, len);
                     }
                     // Still open: the stepper takes it on from the tail.
                     Outcome::AtEnd if start < tail => opens.push(Open {
@@ -554,8 +553,7 @@ impl ViewPass<'_> {
                 }
                 if let (Some(exact), _) = table.prefix(id) {
                     let span = (pos - start) as u64;
-                    let (form, secret) = view_owner(engine, exact, span);
-                    candidates.offer(self.base + start as u64, span, form, secret);
+                    offer_view(engine, candidates, exact, self.base + start as u64, span);
                 }
                 // Only those that go on with the next view byte can match
                 // or be open.
@@ -567,8 +565,7 @@ impl ViewPass<'_> {
                     match reach.outcome {
                         Outcome::Full => {
                             let span = (reach.end - start) as u64;
-                            let (form, secret) = view_owner(engine, id, span);
-                            candidates.offer(self.base + start as u64, span, form, secret);
+                            offer_view(engine, candidates, id, self.base + start as u64, span);
                         }
                         // The input ended inside the pattern: still open,
                         // and the stepper takes it on from the tail with

@@ -91,7 +91,7 @@ impl Run {
     /// match is shorter (not tried).
     #[inline]
     pub(crate) fn follow(&mut self, sam: &SuffixAutomaton, input: &[u8]) -> Option<usize> {
-        if (self.len as usize) < FOLLOW || input.is_empty() {
+        if (self.len as usize) < FOLLOW {
             return None;
         }
         let taken;

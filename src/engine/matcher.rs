@@ -264,20 +264,15 @@ impl Matcher {
     /// candidate) or fails.
     #[inline]
     fn step_opens(&mut self, engine: &Engine, at: u64, byte: u8) {
-        let Matcher {
-            direct_opens,
-            view_opens,
-            candidates,
-            ..
-        } = self;
+        let (direct_opens, view_opens, candidates) = self.opens_and_candidates();
         if !direct_opens.is_empty() {
             direct_opens.step(&engine.direct_table, byte, |id, start| {
-                offer_direct(engine, candidates, id, start, at + 1);
+                offer_direct(engine, candidates, id, start, at + 1 - start);
             });
         }
         if !view_opens.is_empty() && byte != b'\r' && byte != b'\n' {
             view_opens.step(&engine.view_table, byte, |id, start| {
-                offer_view(engine, candidates, id, start, at + 1);
+                offer_view(engine, candidates, id, start, at + 1 - start);
             });
         }
     }
@@ -286,23 +281,29 @@ impl Matcher {
     /// [`Matcher::step_opens`] a byte at a time (the candidates they
     /// complete are the same whatever the order they are offered in).
     fn advance_opens(&mut self, engine: &Engine, base: u64, bytes: &[u8]) {
-        let Matcher {
-            direct_opens,
-            view_opens,
-            candidates,
-            ..
-        } = self;
+        let (direct_opens, view_opens, candidates) = self.opens_and_candidates();
         if !direct_opens.is_empty() {
             let table = &engine.direct_table;
             direct_opens.advance(table, false, bytes, base, |id, start, end| {
-                offer_direct(engine, candidates, id, start, end);
+                offer_direct(engine, candidates, id, start, end - start);
             });
         }
         if !view_opens.is_empty() {
             view_opens.advance(&engine.view_table, true, bytes, base, |id, start, end| {
-                offer_view(engine, candidates, id, start, end);
+                offer_view(engine, candidates, id, start, end - start);
             });
         }
+    }
+
+    /// Both sets of opens and the candidates they complete into, borrowed
+    /// at once.
+    #[inline(always)]
+    fn opens_and_candidates(&mut self) -> (&mut Opens, &mut Opens, &mut Candidates) {
+        (
+            &mut self.direct_opens,
+            &mut self.view_opens,
+            &mut self.candidates,
+        )
     }
 
     /// Steps the stepper over `input.bytes[from..]`, collecting candidates.
@@ -353,8 +354,7 @@ impl Matcher {
             }
             let (exact, longer) = engine.direct_table.prefix(id);
             if let Some(exact) = exact {
-                let (form, secret) = engine.direct_table.owners[exact as usize].plain;
-                self.candidates.offer(start, len as u64, form, secret);
+                offer_direct(engine, &mut self.candidates, exact, start, len as u64);
             }
             for &id in longer {
                 let open = Open {
@@ -377,9 +377,7 @@ impl Matcher {
             };
             let (exact, longer) = engine.view_table.prefix(id);
             if let Some(exact) = exact {
-                let span = at + 1 - start;
-                let (form, secret) = view_owner(engine, exact, span);
-                self.candidates.offer(start, span, form, secret);
+                offer_view(engine, &mut self.candidates, exact, start, at + 1 - start);
             }
             for &id in longer {
                 let open = Open {
@@ -660,7 +658,7 @@ impl Matcher {
 
 /// The owner of view pattern `id` matched over `span` original bytes:
 /// `wrapped` when the span holds a line break.
-pub(super) fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
+fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
     let owner = engine.view_table.owners[id as usize];
     if span > engine.view_table.pattern_len(id) as u64 {
         (Form::Wrapped, owner.wrapped)
@@ -669,19 +667,31 @@ pub(super) fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
     }
 }
 
-/// Offers direct pattern `id`, matched from `start` to `end`.
+/// Offers direct pattern `id`, matched over `len` bytes from `start`.
 #[inline]
-fn offer_direct(engine: &Engine, candidates: &mut Candidates, id: u32, start: u64, end: u64) {
+pub(super) fn offer_direct(
+    engine: &Engine,
+    candidates: &mut Candidates,
+    id: u32,
+    start: u64,
+    len: u64,
+) {
     let (form, secret) = engine.direct_table.owners[id as usize].plain;
-    candidates.offer(start, end - start, form, secret);
+    candidates.offer(start, len, form, secret);
 }
 
-/// Offers view pattern `id`, matched over the original bytes from `start`
-/// to `end`.
+/// Offers view pattern `id`, matched over `span` original bytes (line
+/// breaks among them) from `start`.
 #[inline]
-fn offer_view(engine: &Engine, candidates: &mut Candidates, id: u32, start: u64, end: u64) {
-    let (form, secret) = view_owner(engine, id, end - start);
-    candidates.offer(start, end - start, form, secret);
+pub(super) fn offer_view(
+    engine: &Engine,
+    candidates: &mut Candidates,
+    id: u32,
+    start: u64,
+    span: u64,
+) {
+    let (form, secret) = view_owner(engine, id, span);
+    candidates.offer(start, span, form, secret);
 }
 
 /// Offers a stretch of final fragments; nothing before `decided`.
