@@ -195,8 +195,9 @@ impl SuffixAutomaton {
         let mut wholes = Vec::with_capacity(count);
         // Per state: where its strings first end among the values, and the most
         // value bytes that follow them (together: the pass up the links
-        // below reads both of a state at random).
-        let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0)];
+        // below reads both of a state at random), the latter made into the
+        // state's word below.
+        let mut seen: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
         for (secret, value) in values.clone() {
             starts.push(at);
             secrets.push(secret);
@@ -211,7 +212,7 @@ impl SuffixAutomaton {
                 }
                 let (end, room) = &mut seen[last as usize];
                 *end = (*end).min(at);
-                *room = (*room).max((value.len() - i - 1).min(FRAGMENT) as u8);
+                *room = (*room).max((value.len() - i - 1).min(FRAGMENT) as u32);
                 at += 1;
                 if kept {
                     text.push(byte);
@@ -245,28 +246,23 @@ impl SuffixAutomaton {
                 *up = (up.0.min(end), up.1.max(room));
             }
         }
-        let mut sam = b.pack(Follow {
-            starts,
-            secrets,
-            text,
-            text_at,
-            checkpoints,
-        });
-        for (state, &(end, room)) in sam.states.iter_mut().zip(&seen) {
-            state.end = end;
-            state.len_room |= u32::from(room) << ROOM_AT;
+        // Each state's word (see `State::len_room`), in the place of its
+        // room: its length and room, then its link's length and shorter
+        // window prefix, shortest states first, down the order. In the
+        // builder's ids: packing renumbers the states, and reads these
+        // along with each node.
+        for (node, (_, word)) in b.nodes.iter().zip(&mut seen) {
+            assert!(node.len <= LEN_MASK, "a state within a value's length");
+            *word = node.len | *word << ROOM_AT;
         }
-        drop(seen);
-        // Each state's shorter window prefix is its link's own longest, or
-        // the link's shorter one: shortest states first, down the order.
-        let mut longest_prefix = vec![0u8; sam.states.len()];
+        let mut longest_prefix = vec![0u8; b.nodes.len()];
         for &(s, link) in order.iter().rev() {
             if link == NONE {
                 continue; // the root: no string of a byte or more
             }
-            let below = sam.max_len(link).min(SHORT);
+            let below = (seen[link as usize].1 & LEN_MASK).min(SHORT);
             let shorter = u32::from(longest_prefix[link as usize]);
-            let word = &mut sam.states[s as usize].len_room;
+            let word = &mut seen[s as usize].1;
             *word |= below << BELOW_AT | shorter << SHORTER_AT;
             // Where its own strings reach 15 bytes no longer, all of them
             // lie down the link: its shorter one, then.
@@ -274,10 +270,22 @@ impl SuffixAutomaton {
             longest_prefix[s as usize] = window_prefix_in(*word, own).unwrap_or(shorter) as u8;
         }
         drop(order);
-        // The state a value's last byte left is the value's own (packing
-        // keeps the ids): no walk of each value again.
+        drop(longest_prefix);
+        let (mut sam, rank) = b.pack(
+            Follow {
+                starts,
+                secrets,
+                text,
+                text_at,
+                checkpoints,
+            },
+            &seen,
+        );
+        drop(seen);
+        // The state a value's last byte left is the value's own: no walk
+        // of each value again.
         for (state, len, secret) in wholes {
-            let key = (u64::from(state) << 32) | u64::from(len);
+            let key = (u64::from(rank[state as usize]) << 32) | u64::from(len);
             sam.whole.entry(key).or_insert(secret);
         }
         sam
@@ -529,6 +537,11 @@ struct Follow {
 /// Bytes after the last edge, so that `next` reads any state's first 8
 /// edge bytes as one word.
 const PAD: usize = super::seeds::GRAM;
+
+/// The states of strings of up to this many bytes (at shortest) are packed
+/// first (see [`Builder::hot_first`]).
+const HOT: usize = 3;
+const _: () = assert!(HOT < SHORT as usize);
 
 /// The index of the first byte of `word` (little-endian) equal to `byte`,
 /// 8 when none is: a zero byte of `word ^ byte…` sets its high bit in
@@ -864,7 +877,10 @@ impl<K: EdgeKey> Builder<K> {
         cur
     }
 
-    fn pack(self, follow: Follow) -> SuffixAutomaton {
+    /// The automaton, its states renumbered (see [`Builder::hot_first`]),
+    /// and each builder state's id in it. `seen` holds each builder
+    /// state's first end and word (see [`State`]).
+    fn pack(self, follow: Follow, seen: &[(u32, u32)]) -> (SuffixAutomaton, Vec<u32>) {
         let Follow {
             starts,
             secrets,
@@ -873,6 +889,7 @@ impl<K: EdgeKey> Builder<K> {
             checkpoints,
         } = follow;
         let count = self.nodes.len();
+        let (perm, rank) = self.hot_first(seen);
         let mut states = Vec::with_capacity(count + 1);
         // The root's transitions are in its table, the others in their
         // nodes and lists (an edge never leaves its state): all counted,
@@ -886,16 +903,19 @@ impl<K: EdgeKey> Builder<K> {
         let mut wide = wipe::with_capacity(self.count_wide());
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
-        for s in 0..count {
+        for &s in &perm {
+            let s = s as usize;
             let node = &self.nodes[s];
+            let (end, len_room) = seen[s];
             states.push(State {
                 first: edge_bytes.len() as u32,
-                len_room: {
-                    assert!(node.len <= LEN_MASK, "a state within a value's length");
-                    node.len
+                len_room,
+                link: if node.link == NONE {
+                    NONE
+                } else {
+                    rank[node.link as usize]
                 },
-                link: node.link,
-                end: u32::MAX,
+                end,
             });
             row.clear();
             if s as u32 == ROOT {
@@ -926,7 +946,7 @@ impl<K: EdgeKey> Builder<K> {
             } else {
                 edge_bytes.extend(row.iter().map(|&(byte, _)| byte));
             }
-            edge_targets.extend(row.iter().map(|&(_, to)| to));
+            edge_targets.extend(row.iter().map(|&(_, to)| rank[to as usize]));
         }
         debug_assert_eq!(edge_bytes.len(), total, "edges counted ahead");
         states.push(State {
@@ -937,8 +957,16 @@ impl<K: EdgeKey> Builder<K> {
         edge_bytes.extend([0; PAD]);
         wipe::zero(&mut row);
         let mut root = wipe::with_capacity(256);
-        root.extend_from_slice(&self.root);
-        SuffixAutomaton {
+        root.extend(
+            self.root
+                .iter()
+                .map(|&to| if to == NONE { NONE } else { rank[to as usize] }),
+        );
+        let mut checkpoints = checkpoints;
+        for state in &mut checkpoints {
+            *state = rank[*state as usize];
+        }
+        let sam = SuffixAutomaton {
             states,
             edge_bytes,
             edge_targets,
@@ -950,7 +978,32 @@ impl<K: EdgeKey> Builder<K> {
             text,
             text_at,
             checkpoints,
+        };
+        (sam, rank)
+    }
+
+    /// The states in the order they are packed, and each state's place in
+    /// it (its id once packed): by the length of their shortest string, up
+    /// to [`HOT`] bytes, then the others, each group in the order of
+    /// creation. Text steps through the states of short strings, a few of
+    /// a large automaton's, at random: together, they take fewer cache
+    /// lines and pages. The deep ones keep the order of the values, which
+    /// a walk along a value follows.
+    fn hot_first(&self, seen: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+        // The shortest string is a byte longer than the link's longest,
+        // which the word holds up to 15 bytes.
+        let depth = |(s, &(_, word)): (usize, &(u32, u32))| {
+            let below = (word >> BELOW_AT & SHORT) as usize;
+            let depth = if s as u32 == ROOT { 0 } else { below + 1 };
+            (depth.min(HOT + 1), s as u32)
+        };
+        let mut perm = Vec::with_capacity(self.nodes.len());
+        layout::by_group(HOT + 2, seen.iter().enumerate().map(depth), &mut perm);
+        let mut rank = vec![0u32; perm.len()];
+        for (new, &old) in perm.iter().enumerate() {
+            rank[old as usize] = new as u32;
         }
+        (perm, rank)
     }
 
     /// States other than the root with more than [`NARROW`] edges.
@@ -1104,6 +1157,35 @@ mod tests {
             }
         }
         assert_eq!(walk(&sam, b"abxyzqq"), 5);
+    }
+
+    /// Packed, the states of the shortest strings come first, by length up
+    /// to [`HOT`] bytes, and every state's strings are still the
+    /// substrings they were: each state's shortest string is as long as
+    /// its link's longest and a byte, and every substring walks to a state
+    /// whose lengths hold it.
+    #[test]
+    fn states_of_short_strings_first() {
+        let mut next = crate::engine::xorshift(13);
+        let values: Vec<Vec<u8>> = (0..4)
+            .map(|_| (0..700).map(|_| b'a' + (next() % 6) as u8).collect())
+            .collect();
+        let sam = SuffixAutomaton::new(values.iter().enumerate().map(|(i, v)| (i as u32, &v[..])));
+        let count = sam.states.len() - 1;
+        let depth = |s: u32| (sam.max_len(sam.link(s)) as usize + 1).min(HOT + 1);
+        let depths: Vec<usize> = (1..count as u32).map(depth).collect();
+        assert!(depths.is_sorted(), "shortest strings first");
+        assert!(depths.contains(&HOT) && depths.contains(&(HOT + 1)));
+        for v in &values {
+            for a in (0..v.len()).step_by(37) {
+                let mut state = ROOT;
+                for (len, &b) in v[a..].iter().take(40).enumerate() {
+                    state = sam.next(state, b).expect("a substring");
+                    let len = len as u32 + 1;
+                    assert!(sam.max_len(sam.link(state)) < len && len <= sam.max_len(state));
+                }
+            }
+        }
     }
 
     /// States with more edges than a node holds, and clones of them (the
