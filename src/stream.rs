@@ -87,6 +87,18 @@ impl Stream {
     /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
+        if let [byte] = chunk
+            && self.held.len() < self.held.capacity()
+        {
+            // One byte, with room for it: held and stepped without the
+            // pieces' loop and the calls a larger push makes.
+            let base = self.matcher.decided();
+            self.held.push(*byte);
+            let held = &self.held[self.start..];
+            self.matcher.feed_byte(&self.engine, held, base, out);
+            self.release(base);
+            return Ok(());
+        }
         for piece in chunk.chunks(PIECE) {
             let base = self.matcher.decided();
             self.hold(piece);

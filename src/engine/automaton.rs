@@ -213,6 +213,7 @@ impl Automaton {
     /// input has led to; `None` when that suffix is longer than `limit`: it
     /// starts before what the caller still holds, and the automaton must be
     /// stepped afresh from there.
+    #[inline]
     pub(crate) fn pending(&self, state: StateID, limit: u64) -> Option<u64> {
         let quick = self
             .pending_by_id
