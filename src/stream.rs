@@ -90,7 +90,8 @@ impl Stream {
         if let [byte] = chunk
             && self.held.len() < self.held.capacity()
         {
-            // One byte, with room for it: held and stepped without the
+            // One byte, with room for it (so no reallocation leaves an
+            // unwiped copy of what is held): held and stepped without the
             // pieces' loop and the calls a larger push makes.
             let base = self.matcher.decided();
             self.held.push(*byte);
