@@ -291,7 +291,11 @@ impl SuffixAutomaton {
         sam
     }
 
-    #[inline]
+    /// The state `byte` leads to from `state`, if any. Always inlined:
+    /// called out of line (as the compiler chose), a step of text, which
+    /// calls it about twice, spent a tenth of its instructions on the
+    /// calls.
+    #[inline(always)]
     pub(crate) fn next(&self, state: u32, byte: u8) -> Option<u32> {
         if state == ROOT {
             let to = self.root[byte as usize];
