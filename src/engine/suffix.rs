@@ -890,7 +890,7 @@ impl<K: EdgeKey> Builder<K> {
             secrets,
             text,
             text_at,
-            checkpoints,
+            mut checkpoints,
         } = follow;
         let count = self.nodes.len();
         let (perm, rank) = self.hot_first(seen);
@@ -966,7 +966,6 @@ impl<K: EdgeKey> Builder<K> {
                 .iter()
                 .map(|&to| if to == NONE { NONE } else { rank[to as usize] }),
         );
-        let mut checkpoints = checkpoints;
         for state in &mut checkpoints {
             *state = rank[*state as usize];
         }
