@@ -312,3 +312,21 @@ fn pieces_begun_in_the_last_bytes_of_a_push_of_many_secrets() {
         );
     }
 }
+
+/// Long values whose suffix automaton is large (over 65,536 states: its
+/// states hold their few edge bytes themselves, see `LARGE_FROM` in
+/// `engine/suffix.rs`), through the reference and every chunking check.
+#[test]
+fn values_of_a_large_suffix_automaton() {
+    let mut rng = Rng::new(806);
+    let secrets: Vec<RefSecret> = (0..16)
+        .map(|i| {
+            let mut v = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
+            let body = random_value(&mut rng, 3200, 3600);
+            v.extend(body.iter().map(|b| b ^ 0x20 | 0x40));
+            v.extend_from_slice(b"\n-----END PRIVATE KEY-----");
+            ref_secret(&format!("PEM{i}"), v, None)
+        })
+        .collect();
+    check_set(&mut rng, &secrets, 3400, "values of a large automaton");
+}
