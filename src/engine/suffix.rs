@@ -966,14 +966,9 @@ impl<K: EdgeKey> Builder<K> {
         let total = inline + self.more.len() + roots;
         let mut edge_bytes: Wiped<u8> = wipe::with_capacity(if large { 0 } else { total + PAD });
         let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
-        let wides = self.count_over(NARROW);
+        let (many, wides) = self.count_many_edges();
         let mut wide = wipe::with_capacity(wides);
-        let eights = if large {
-            self.count_over(INLINE_EDGES) - wides
-        } else {
-            0
-        };
-        let mut eight = wipe::with_capacity(eights);
+        let mut eight = wipe::with_capacity(if large { many - wides } else { 0 });
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for &s in &perm {
@@ -1108,16 +1103,23 @@ impl<K: EdgeKey> Builder<K> {
         (perm, rank)
     }
 
-    /// States other than the root with more than `edges` edges.
-    fn count_over(&self, edges: usize) -> usize {
+    /// States other than the root with more than [`INLINE_EDGES`] edges,
+    /// and with more than [`NARROW`]: in one pass, whose walks down the
+    /// lists of further edges read the nodes' lists at random.
+    fn count_many_edges(&self) -> (usize, usize) {
         let more = |node: &Node| {
             let listed = |&e: &u32| (e != NONE).then(|| self.more[e as usize].1);
             std::iter::successors(Some(node.more), listed).count() - 1
         };
         let nodes = self.nodes.iter().skip(1); // the root has its table
-        nodes
-            .filter(|n| n.inline().count() + more(n) > edges)
-            .count()
+        nodes.fold((0, 0), |(over_inline, over_narrow), node| {
+            // A node holds `INLINE` edges itself, further ones in its list.
+            let edges = node.inline().count() + more(node);
+            (
+                over_inline + usize::from(edges > INLINE_EDGES),
+                over_narrow + usize::from(edges > NARROW),
+            )
+        })
     }
 }
 
