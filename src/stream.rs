@@ -87,14 +87,11 @@ impl Stream {
     /// [`StreamError::Ended`] after [`Stream::end`]; nothing is consumed.
     pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
-        if let [byte] = chunk
-            && self.held.len() < self.held.capacity()
-        {
-            // One byte, with room for it (so no reallocation leaves an
-            // unwiped copy of what is held): held and stepped without the
-            // pieces' loop and the calls a larger push makes.
+        if chunk.len() == 1 {
+            // Held and stepped without the pieces' loop and the calls a
+            // larger push makes.
             let base = self.matcher.decided();
-            self.held.push(*byte);
+            self.hold(chunk);
             let held = &self.held[self.start..];
             self.matcher.feed_byte(&self.engine, held, base, out);
             self.release(base);
@@ -176,20 +173,29 @@ impl Stream {
     /// Appends `piece` to what is held. The buffer grows by moving to a new
     /// one and wiping the old: what is held may be part of a secret, and a
     /// reallocation would free a copy of it unwiped.
+    /// Inlined (a push of one byte comes here at every byte), the making of
+    /// room out of line.
+    #[inline(always)]
     fn hold(&mut self, piece: &[u8]) {
         if self.held.len() + piece.len() > self.held.capacity() {
-            // Room is made by dropping the decided bytes first.
-            self.held.drain(..self.start);
-            self.start = 0;
-            let needed = self.held.len() + piece.len();
-            if needed > self.held.capacity() {
-                let mut bigger = Vec::with_capacity(needed.max(2 * self.held.capacity()).max(64));
-                bigger.extend_from_slice(&self.held);
-                self.held.zeroize();
-                self.held = bigger;
-            }
+            self.make_room(piece.len());
         }
         append(&mut self.held, piece);
+    }
+
+    /// Room for `more` bytes after what is held: made by dropping the
+    /// decided bytes first, then by moving to a larger buffer.
+    #[inline(never)]
+    fn make_room(&mut self, more: usize) {
+        self.held.drain(..self.start);
+        self.start = 0;
+        let needed = self.held.len() + more;
+        if needed > self.held.capacity() {
+            let mut bigger = Vec::with_capacity(needed.max(2 * self.held.capacity()).max(64));
+            bigger.extend_from_slice(&self.held);
+            self.held.zeroize();
+            self.held = bigger;
+        }
     }
 
     /// Decides everything held, as at the end of the input.

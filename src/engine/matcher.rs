@@ -114,16 +114,6 @@ impl Matcher {
     /// before [`Matcher::decided`]; `data` runs to the end of the input.
     pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let mut done = (self.end - base) as usize;
-        if done + 1 == data.len() {
-            // One new byte (a keystroke, an echo) that the stream did not
-            // take to `feed_byte`: stepped without the scan's loop, whose
-            // setting up cost a tenth of such a push.
-            let input = Input { bytes: data, base };
-            self.step(engine, self.end, data[done]);
-            self.stepped_to(self.end + 1);
-            self.decide(engine, input, out, false);
-            return;
-        }
         while done < data.len() {
             let stop = (done + BLOCK).min(data.len());
             let input = Input {
@@ -147,9 +137,10 @@ impl Matcher {
     }
 
     /// [`Matcher::feed`] where `data` holds one new byte (a keystroke, an
-    /// echo): stepped without the scan's loop, whose setting up cost a
-    /// tenth of such a push, and inlined into the stream's push, where
-    /// the calls of `feed` and `decide`, each saving and restoring the
+    /// echo), as the stream hands every push of one byte: stepped without
+    /// the scan's loop, whose setting up cost a tenth of such a push, and
+    /// inlined into the stream's push with the quick decision, where the
+    /// calls of `feed` and `decide`, each saving and restoring the
     /// registers of its whole body, cost a sixth of it.
     #[inline(always)]
     pub(crate) fn feed_byte(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
@@ -157,9 +148,7 @@ impl Matcher {
         let input = Input { bytes: data, base };
         self.step(engine, self.end, data[data.len() - 1]);
         self.stepped_to(self.end + 1);
-        if !self.decide_quickly(engine, input, out) {
-            self.decide(engine, input, out, false);
-        }
+        self.decide(engine, input, out, false);
     }
 
     /// Decides everything held as if the input ended here, appends it to
@@ -526,11 +515,18 @@ impl Matcher {
 
     /// Replaces, leftmost first, every candidate that nothing still to come
     /// could change, and emits everything before the earliest pending
-    /// position (everything, when `all`).
+    /// position (everything, when `all`). The quick decision inline, the
+    /// rest (rare after a small push) out of line.
+    #[inline(always)]
     fn decide(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
-        if !all && self.decide_quickly(engine, input, out) {
-            return;
+        if all || !self.decide_quickly(engine, input, out) {
+            self.decide_fully(engine, input, out, all);
         }
+    }
+
+    /// [`Matcher::decide`] where the quick decision does not apply.
+    #[inline(never)]
+    fn decide_fully(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
         let mut emitted = input.index(self.decided);
         let mut pending = if all {
             None

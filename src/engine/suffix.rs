@@ -954,6 +954,8 @@ impl<K: EdgeKey> Builder<K> {
         } = follow;
         let count = self.nodes.len();
         let (perm, rank) = self.hot_first(seen);
+        // A builder state's id once packed (`NONE` stays).
+        let renumber = |s: u32| if s == NONE { NONE } else { rank[s as usize] };
         let large = count >= large_from;
         let mut states: Wiped<State> = wipe::with_capacity(count + 1);
         let mut ends = Vec::with_capacity(if large { count } else { 0 });
@@ -1032,14 +1034,10 @@ impl<K: EdgeKey> Builder<K> {
             states.push(State {
                 first: edge_targets.len() as u32,
                 len_room,
-                link: if node.link == NONE {
-                    NONE
-                } else {
-                    rank[node.link as usize]
-                },
+                link: renumber(node.link),
                 slot,
             });
-            edge_targets.extend(row.iter().map(|&(_, to)| rank[to as usize]));
+            edge_targets.extend(row.iter().map(|&(_, to)| renumber(to)));
         }
         debug_assert_eq!(edge_targets.len(), total, "edges counted ahead");
         states.push(State {
@@ -1052,13 +1050,9 @@ impl<K: EdgeKey> Builder<K> {
         }
         wipe::zero(&mut row);
         let mut root = wipe::with_capacity(256);
-        root.extend(
-            self.root
-                .iter()
-                .map(|&to| if to == NONE { NONE } else { rank[to as usize] }),
-        );
+        root.extend(self.root.iter().map(|&to| renumber(to)));
         for state in &mut checkpoints {
-            *state = rank[*state as usize];
+            *state = renumber(*state);
         }
         let sam = SuffixAutomaton {
             states,
