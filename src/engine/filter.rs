@@ -253,7 +253,11 @@ fn filter_direct(
                 direct_at(engine, input, base, start, tail, candidates, opens, verify);
             }
         }
-        if at >= walked && !grams.is_empty() && grams.may_hold(word) {
+        if at >= walked
+            && !grams.is_empty()
+            && grams.may_hold(word)
+            && window_may_hold(engine, input, at)
+        {
             // Windows that hold this gram start from 8 bytes back; walk
             // from there until the run dies.
             let from = at.saturating_sub(GRAM).max(walked);
@@ -269,6 +273,26 @@ fn filter_direct(
         ControlFlow::Continue(())
     });
     at_end
+}
+
+/// Whether a value's window may hold the sampled gram at `at` (a value's
+/// gram), or a run from before it reach the end of `input`: where
+/// neither, its walk would find nothing. Either starts within the 8 bytes
+/// before `at` and runs 8 bytes past it at least: if it starts 4 bytes
+/// before `at` or earlier, it holds the gram there; else, being a window
+/// or running to the end, it holds the gram 4 bytes after `at` (where the
+/// input has one). Text that shares a gram with a value (a certificate's
+/// header with a key's, a token's prefix with another's) so costs a probe
+/// or two, where it cost a walk of the suffix automaton (in a large set a
+/// cache miss or two a byte).
+fn window_may_hold(engine: &Engine, input: &[u8], at: usize) -> bool {
+    const HALF: usize = (FRAGMENT - GRAM) / 2;
+    let grams = &engine.value_grams;
+    let Some(after) = gram_at(input, at + HALF) else {
+        return true;
+    };
+    let before = at.checked_sub(HALF).map(|b| gram(&input[b..]));
+    before.is_some_and(|b| grams.may_hold(b)) || grams.may_hold(after)
 }
 
 /// Samples a batch holds (a bit each of a `u32`).
@@ -694,6 +718,64 @@ mod tests {
             || window_prefix
             || view.len() < GRAM
             || engine.starts.may_hold(gram(&view))
+    }
+
+    #[test]
+    fn a_walk_is_saved_only_where_no_window_holds_the_gram() {
+        let values: [&[u8]; 3] = [
+            b"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+            b"sk-proj-0123456789abcdefghijklmnopqrstuv",
+            b"sk-proj-ZYXWVUTSRQPONMLKJIHGFEDCBA987654",
+        ];
+        let secrets: Vec<Secret> = (0..values.len())
+            .map(|i| Secret::new(format!("V{i}"), values[i]))
+            .collect();
+        let engine = Engine::build(&secrets, false);
+        let in_a_value = |bytes: &[u8]| {
+            values
+                .iter()
+                .any(|v| v.windows(bytes.len()).any(|w| w == bytes))
+        };
+        let mut next = crate::engine::xorshift(0x3a1c);
+        // Text that shares a few bytes with the values (a certificate's
+        // header, another key of the same kind) and pieces of them.
+        let pieces: [&[u8]; 5] = [
+            b"-----BEGIN CERTIFICATE-----\n",
+            b"sk-proj-",
+            b"KEY-----\nMIIEvQIB",
+            b"0123456789abcdefghij",
+            b"ZYXWVUTSRQPONMLK",
+        ];
+        let (mut saved, mut kept) = (0, 0);
+        for _ in 0..2000 {
+            let len = (next() % 120) as usize;
+            let mut input = Vec::new();
+            while input.len() < len {
+                match next() % 4 {
+                    0 | 1 => input.extend_from_slice(pieces[(next() % 5) as usize]),
+                    _ => input.push(b' ' + (next() % 90) as u8),
+                }
+            }
+            for at in 0..input.len().saturating_sub(GRAM - 1) {
+                if !in_a_value(&input[at..at + GRAM]) {
+                    continue;
+                }
+                // A window of a value that holds the gram, or a run from
+                // before it that reaches the end shorter than a window.
+                let held = (at.saturating_sub(FRAGMENT - GRAM)..=at).any(|start| {
+                    let end = (start + FRAGMENT).min(input.len());
+                    in_a_value(&input[start..end])
+                });
+                let may = window_may_hold(&engine, &input, at);
+                assert!(may || !held, "{input:?} at {at}");
+                if may {
+                    kept += 1;
+                } else {
+                    saved += 1;
+                }
+            }
+        }
+        assert!(saved > 100 && kept > 100, "{saved} saved, {kept} kept");
     }
 
     #[test]
