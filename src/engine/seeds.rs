@@ -420,11 +420,49 @@ pub(crate) fn has_line_break(word: u64) -> bool {
 /// position of the first of them; `None` when fewer than 8 remain.
 #[inline(always)]
 pub(crate) fn view_gram(input: &[u8], at: usize) -> Option<(u64, usize)> {
-    if let Some(word) = gram_at(input, at)
-        && !has_line_break(word)
-    {
-        return Some((word, at));
+    if let Some(word) = gram_at(input, at) {
+        if !has_line_break(word) {
+            return Some((word, at));
+        }
+        if let Some(found) = view_gram_of_one_break(input, at, word) {
+            return Some(found);
+        }
     }
+    view_gram_bytewise(input, at)
+}
+
+/// [`view_gram`] where `word`, the 8 bytes at `at`, holds one run of line
+/// breaks (one LF or a CR LF most often: a line's end) and the 8 bytes
+/// after it start with as many that are none: the word's other bytes and
+/// those, in a few operations on words, where a byte at a time took a
+/// loop and its mispredicted branches (a sample in six or so holds a line
+/// break in text). `None` where the line breaks are otherwise.
+#[inline]
+fn view_gram_of_one_break(input: &[u8], at: usize, word: u64) -> Option<(u64, usize)> {
+    let next = gram_at(input, at + GRAM)?;
+    let breaks = line_break_bytes(word);
+    let count = breaks.count_ones();
+    if count == 0 || count == 8 {
+        return None;
+    }
+    // Bytes `first..first + count` are the line breaks, and all of them.
+    let first = breaks.trailing_zeros() / 8;
+    let last = (63 - breaks.leading_zeros()) / 8;
+    if last + 1 - first != count {
+        return None;
+    }
+    let taken = (1u64 << (8 * count)) - 1;
+    if line_break_bytes(next) & taken != 0 {
+        return None;
+    }
+    let before = (1u64 << (8 * first)) - 1;
+    let view = word & before | (word >> (8 * count)) & !before | next << (64 - 8 * count);
+    let from = if first == 0 { at + count as usize } else { at };
+    Some((view, from))
+}
+
+/// [`view_gram`] a byte at a time.
+fn view_gram_bytewise(input: &[u8], at: usize) -> Option<(u64, usize)> {
     let mut bytes = [0u8; GRAM];
     let mut got = 0;
     let mut first = None;
@@ -440,6 +478,17 @@ pub(crate) fn view_gram(input: &[u8], at: usize) -> Option<(u64, usize)> {
         }
     }
     None
+}
+
+/// A bit (the high one) in each byte of `word` that is CR or LF, exactly:
+/// no other byte's.
+#[inline(always)]
+fn line_break_bytes(word: u64) -> u64 {
+    const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // The high bit of each byte that is not zero, without a carry between
+    // bytes; inverted, of each that is.
+    let zeros = |v: u64| !(((v & LOWS) + LOWS) | v) & !LOWS;
+    zeros(word ^ (0x0A * (u64::MAX / 255))) | zeros(word ^ (0x0D * (u64::MAX / 255)))
 }
 
 #[cfg(test)]
@@ -519,6 +568,36 @@ mod tests {
                 "{grams} grams: {others} of 100,000 others hit"
             );
         }
+    }
+
+    #[test]
+    fn view_gram_as_a_byte_at_a_time() {
+        let mut next = crate::engine::xorshift(0x71e7);
+        // Line breaks often, in runs and alone, near the ends too, and
+        // bytes a line break's test on words could take for one.
+        let alphabet = b"ab\r\n\x0b\x0c\x0e\x8a\x8d\x00";
+        let mut quick = 0;
+        for _ in 0..60_000 {
+            let len = (next() % 24) as usize;
+            let input: Vec<u8> = (0..len)
+                .map(|_| match next() % 4 {
+                    0 => alphabet[(next() % alphabet.len() as u64) as usize],
+                    _ => b'c' + (next() % 20) as u8,
+                })
+                .collect();
+            for at in 0..=len {
+                let found = view_gram(&input, at);
+                assert_eq!(found, view_gram_bytewise(&input, at), "{input:?} {at}");
+                if let Some(word) = gram_at(&input, at) {
+                    quick += usize::from(view_gram_of_one_break(&input, at, word).is_some());
+                }
+            }
+        }
+        // The quick way was taken, and is taken at a line's end.
+        assert!(quick > 20_000, "{quick}");
+        let line = b"abc\r\ndefghijklmnop";
+        let view = u64::from_le_bytes(*b"abcdefgh");
+        assert_eq!(view_gram_of_one_break(line, 0, gram(line)), Some((view, 0)));
     }
 
     #[test]
