@@ -720,6 +720,24 @@ mod tests {
             || engine.starts.may_hold(gram(&view))
     }
 
+    /// At least `len` bytes of printable noise with one of `pieces` in
+    /// two of every `one_in` turns.
+    fn text_of(
+        next: &mut impl FnMut() -> u64,
+        len: usize,
+        pieces: &[&[u8]],
+        one_in: u64,
+    ) -> Vec<u8> {
+        let mut text = Vec::new();
+        while text.len() < len {
+            match next() % one_in {
+                0 | 1 => text.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]),
+                _ => text.push(b' ' + (next() % 90) as u8),
+            }
+        }
+        text
+    }
+
     #[test]
     fn a_walk_is_saved_only_where_no_window_holds_the_gram() {
         let values: [&[u8]; 3] = [
@@ -749,13 +767,7 @@ mod tests {
         let (mut saved, mut kept) = (0, 0);
         for _ in 0..2000 {
             let len = (next() % 120) as usize;
-            let mut input = Vec::new();
-            while input.len() < len {
-                match next() % 4 {
-                    0 | 1 => input.extend_from_slice(pieces[(next() % 5) as usize]),
-                    _ => input.push(b' ' + (next() % 90) as u8),
-                }
-            }
+            let input = text_of(&mut next, len, &pieces, 4);
             for at in 0..input.len().saturating_sub(GRAM - 1) {
                 if !in_a_value(&input[at..at + GRAM]) {
                     continue;
@@ -810,13 +822,7 @@ mod tests {
         ];
         for _ in 0..3000 {
             let len = (next() % 160) as usize;
-            let mut input = Vec::new();
-            while input.len() < len {
-                match next() % 8 {
-                    0 | 1 => input.extend_from_slice(pieces[(next() % 6) as usize]),
-                    _ => input.push(b' ' + (next() % 90) as u8),
-                }
-            }
+            let input = text_of(&mut next, len, &pieces, 8);
             let tail = tail_start(&input);
             assert_eq!(tail, tail_plainly(&input), "tail of {input:?}");
             let expected = (tail..input.len())

@@ -481,7 +481,8 @@ fn view_gram_bytewise(input: &[u8], at: usize) -> Option<(u64, usize)> {
 }
 
 /// A bit (the high one) in each byte of `word` that is CR or LF, exactly:
-/// no other byte's.
+/// no other byte's ([`has_line_break`], which asks only whether there is
+/// one, takes fewer operations and may mark a byte above one too).
 #[inline(always)]
 fn line_break_bytes(word: u64) -> u64 {
     const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
