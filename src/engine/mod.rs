@@ -126,47 +126,29 @@ impl Drop for CompiledSecret {
 impl Engine {
     /// Builds the automata. The secrets are already validated.
     pub(crate) fn build(secrets: &[Secret], same_length: bool) -> Engine {
-        let mut all = Vec::with_capacity(secrets.len());
-        // (patterns, bytes) of each table.
-        let (mut direct_room, mut view_room) = ((0, 0), (0, 0));
-        for secret in secrets {
+        let mut direct = TableBuilder::new();
+        let mut view = TableBuilder::new();
+        for (index, secret) in secrets.iter().enumerate() {
             // SPEC §1: the rules speak of the trimmed value only.
             let value = secret.trimmed_value();
-            let mut patterns = patterns_but_fragments(value);
-            // SPEC §2: a candidate never starts at a CR or LF, so such a
-            // pattern never matches (and is never worth holding for). A
-            // value longer than a fragment is found whole by the suffix
-            // automaton, as raw.
-            patterns.retain_mut(|p| {
+            // Added as they are made, then dropped (each pattern wipes its
+            // bytes): one secret's patterns at a time, in the cache.
+            for p in patterns_but_fragments(value) {
+                // SPEC §2: a candidate never starts at a CR or LF, so such a
+                // pattern never matches (and is never worth holding for). A
+                // value longer than a fragment is found whole by the suffix
+                // automaton, as raw.
                 let whole_long_value =
                     p.form == Form::Raw && value.len() > FRAGMENT && p.bytes == value;
-                let keep = !starts_with_line_break(&p.bytes) && !whole_long_value;
-                if !keep {
-                    p.bytes.zeroize();
+                if starts_with_line_break(&p.bytes) || whole_long_value {
+                    continue;
                 }
-                keep
-            });
-            for p in &patterns {
-                let room = match p.form {
-                    Form::Base64 | Form::Hex => &mut view_room,
-                    _ => &mut direct_room,
-                };
-                *room = (room.0 + 1, room.1 + p.bytes.len());
-            }
-            all.push(patterns);
-        }
-        let mut direct = TableBuilder::new(direct_room.0, direct_room.1);
-        let mut view = TableBuilder::new(view_room.0, view_room.1);
-        for (index, patterns) in all.iter_mut().enumerate() {
-            for p in patterns.iter_mut() {
                 match p.form {
                     Form::Base64 | Form::Hex => view.add(&p.bytes, p.form, index as u32),
                     form => direct.add(&p.bytes, form, index as u32),
                 }
-                p.bytes.zeroize();
             }
         }
-        drop(all);
         let direct_table = direct.finish();
         let view_table = view.finish();
         let long = || {

@@ -234,7 +234,7 @@ mod tests {
     use crate::form::Form;
 
     fn table(patterns: &[&[u8]]) -> Table {
-        let mut builder = TableBuilder::new(patterns.len(), patterns.iter().map(|p| p.len()).sum());
+        let mut builder = TableBuilder::new();
         for (i, p) in patterns.iter().enumerate() {
             builder.add(p, Form::Hex, i as u32);
         }
