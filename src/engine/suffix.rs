@@ -675,6 +675,8 @@ const NARROW_STATES: usize = (1 << 24) - 1;
 /// The key of an edge table's slot: (state, byte), 0 for an empty slot.
 trait EdgeKey: Copy + Eq + Default {
     fn of(state: u32, byte: u8) -> Self;
+    /// The (state, byte) of a key made by [`EdgeKey::of`].
+    fn parts(self) -> (u32, u8);
     fn hash(self) -> u64;
 }
 
@@ -683,6 +685,11 @@ impl EdgeKey for u32 {
     fn of(state: u32, byte: u8) -> u32 {
         debug_assert!((state as usize) < NARROW_STATES);
         ((state << 8) | u32::from(byte)) + 1
+    }
+
+    #[inline]
+    fn parts(self) -> (u32, u8) {
+        ((self - 1) >> 8, (self - 1) as u8)
     }
 
     #[inline]
@@ -695,6 +702,11 @@ impl EdgeKey for u64 {
     #[inline]
     fn of(state: u32, byte: u8) -> u64 {
         ((u64::from(state) << 8) | u64::from(byte)) + 1
+    }
+
+    #[inline]
+    fn parts(self) -> (u32, u8) {
+        (((self - 1) >> 8) as u32, (self - 1) as u8)
     }
 
     #[inline]
@@ -749,6 +761,15 @@ impl<K: EdgeKey> EdgeTable<K> {
         let i = self.find(state, byte);
         let (key, target) = &mut self.slots[i];
         (*key != K::default()).then_some(target)
+    }
+
+    /// Every edge: (state, (byte, target)), in the order of the slots.
+    fn edges(&self) -> impl Iterator<Item = (usize, (u8, u32))> + Clone + '_ {
+        let used = self.slots.iter().filter(|(key, _)| *key != K::default());
+        used.map(|&(key, target)| {
+            let (state, byte) = key.parts();
+            (state as usize, (byte, target))
+        })
     }
 
     /// Adds an edge the table does not hold.
@@ -959,16 +980,23 @@ impl<K: EdgeKey> Builder<K> {
         let large = count >= large_from;
         let mut states: Wiped<State> = wipe::with_capacity(count + 1);
         let mut ends = Vec::with_capacity(if large { count } else { 0 });
+        // The edges past each state's inline ones, by state, from one pass
+        // over the table: at 10,000 tokens a lookup of each down the
+        // state's list missed the cache, and so did the lists.
+        let mut listed: Wiped<(u8, u32)> = wipe::with_capacity(self.find.len);
+        listed.resize(self.find.len, (0, 0));
+        let listed_from = layout::by_group_in(count, self.find.edges(), &mut listed);
+        let listed_of = |s: usize| &listed[listed_from[s] as usize..listed_from[s + 1] as usize];
         // The root's transitions are in its table, the others in their
-        // nodes and lists (an edge never leaves its state): all counted,
+        // nodes and listed (an edge never leaves its state): all counted,
         // so that the buffer that spells the values never grows (a grown
         // buffer leaves its old block, unwiped, behind).
-        let inline: usize = self.nodes.iter().map(|n| n.inline().count()).sum();
+        let counts = self.count_edges(|s| listed_of(s).len());
         let roots = self.root.iter().filter(|&&to| to != NONE).count();
-        let total = inline + self.more.len() + roots;
+        let total = counts.inline + listed.len() + roots;
         let mut edge_bytes: Wiped<u8> = wipe::with_capacity(if large { 0 } else { total + PAD });
         let mut edge_targets: Vec<u32> = Vec::with_capacity(total);
-        let (many, wides) = self.count_many_edges();
+        let (many, wides) = (counts.over_inline, counts.over_narrow);
         let mut wide = wipe::with_capacity(wides);
         let mut eight = wipe::with_capacity(if large { many - wides } else { 0 });
         // (byte, target) of one state.
@@ -986,13 +1014,7 @@ impl<K: EdgeKey> Builder<K> {
                 }
             } else {
                 row.extend(node.inline());
-                let mut e = node.more;
-                while e != NONE {
-                    let (byte, next) = self.more[e as usize];
-                    let to = self.find.get(s as u32, byte);
-                    row.push((byte, to.expect("every listed edge is in the table")));
-                    e = next;
-                }
+                row.extend_from_slice(listed_of(s));
                 row.sort_unstable_by_key(|&(byte, _)| byte);
             }
             // The bytes in a word, low byte first, zeros after them.
@@ -1097,24 +1119,34 @@ impl<K: EdgeKey> Builder<K> {
         (perm, rank)
     }
 
-    /// States other than the root with more than [`INLINE_EDGES`] edges,
-    /// and with more than [`NARROW`]: in one pass, whose walks down the
-    /// lists of further edges read the nodes' lists at random.
-    fn count_many_edges(&self) -> (usize, usize) {
-        let more = |node: &Node| {
-            let listed = |&e: &u32| (e != NONE).then(|| self.more[e as usize].1);
-            std::iter::successors(Some(node.more), listed).count() - 1
-        };
-        let nodes = self.nodes.iter().skip(1); // the root has its table
-        nodes.fold((0, 0), |(over_inline, over_narrow), node| {
-            // A node holds `INLINE` edges itself, further ones in its list.
-            let edges = node.inline().count() + more(node);
-            (
-                over_inline + usize::from(edges > INLINE_EDGES),
-                over_narrow + usize::from(edges > NARROW),
-            )
-        })
+    /// The edges the nodes hold inline, and the states other than the
+    /// root with more than [`INLINE_EDGES`] edges and with more than
+    /// [`NARROW`], given how many each lists past its inline ones: one
+    /// pass over the nodes.
+    fn count_edges(&self, listed: impl Fn(usize) -> usize) -> EdgeCounts {
+        let mut counts = EdgeCounts::default();
+        for (s, node) in self.nodes.iter().enumerate() {
+            let inline = node.inline().count();
+            counts.inline += inline;
+            // The root's edges are in its table.
+            let edges = if s as u32 == ROOT {
+                0
+            } else {
+                inline + listed(s)
+            };
+            counts.over_inline += usize::from(edges > INLINE_EDGES);
+            counts.over_narrow += usize::from(edges > NARROW);
+        }
+        counts
     }
+}
+
+/// What [`Builder::count_edges`] counts.
+#[derive(Default)]
+struct EdgeCounts {
+    inline: usize,
+    over_inline: usize,
+    over_narrow: usize,
 }
 
 #[cfg(test)]
