@@ -716,7 +716,9 @@ impl EdgeKey for u64 {
 }
 
 /// An open-addressing map from (state, byte) to a target, the key and
-/// its target in one slot. It doubles past half full.
+/// its target in one slot. It doubles past three quarters full, not half:
+/// at 10,000 tokens 2 MB for its 183,000 edges, not 4, which the cache
+/// holds better, and a probe's run of slots stays in a line or two.
 struct EdgeTable<K: EdgeKey> {
     /// (key, target); key 0 is an empty slot.
     slots: Vec<(K, u32)>,
@@ -775,7 +777,7 @@ impl<K: EdgeKey> EdgeTable<K> {
     /// Adds an edge the table does not hold.
     #[inline]
     fn insert(&mut self, state: u32, byte: u8, target: u32) {
-        if 2 * (self.len + 1) > self.slots.len() {
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();
         }
         self.put(K::of(state, byte), target);
