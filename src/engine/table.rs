@@ -191,8 +191,9 @@ impl TableBuilder {
     /// An empty table. Its byte buffer grows through [`wipe::reserve`],
     /// so that no growth leaves a copy behind: patterns are added as each
     /// secret's are made, not all made first to count them (10,000 tokens'
-    /// 360,000 patterns, each an allocation or more, held at once and then
-    /// freed took a tenth of compiling them, a third in `free` alone).
+    /// 360,000 patterns, each an allocation or more, all held and then
+    /// freed: allocating and freeing them was a tenth of compiling, most
+    /// of it in `free`).
     pub(crate) fn new() -> TableBuilder {
         TableBuilder {
             bytes: wipe::with_capacity(0),
