@@ -224,8 +224,8 @@ impl Scrubber {
 
     /// Scrubs `input` in one piece into `output`; the matcher has the hits.
     fn scrub_into(&self, input: &[u8], output: &mut Vec<u8>) -> Matcher {
-        let mut matcher = Matcher::new(&self.engine);
         // The matcher reads the input in place: nothing is copied in.
+        let mut matcher = Matcher::in_place(&self.engine);
         matcher.feed(&self.engine, input, 0, output);
         matcher.finish(&self.engine, input, 0, output);
         matcher

@@ -13,6 +13,7 @@ use super::candidates::Candidates;
 use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
+use super::prefetch::prefetch;
 use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, has_line_break, view_gram};
 use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
@@ -184,9 +185,14 @@ pub(super) fn find(
     direct_opens: &mut Opens,
     view_opens: &mut Opens,
     scratch: &mut Vec<Open>,
+    read_ahead: bool,
 ) -> Option<Run> {
     scratch.clear();
-    let run = filter_direct(engine, input, base, tail, carried, candidates, scratch);
+    // The direct filter reads the input first (the view's then finds it in
+    // the cache): it asks for it ahead where it is not there yet.
+    let run = filter_direct(
+        engine, input, base, tail, carried, candidates, scratch, read_ahead,
+    );
     push_sorted(scratch, &engine.direct_table, direct_opens);
     filter_view(engine, input, base, tail, candidates, scratch);
     push_sorted(scratch, &engine.view_table, view_opens);
@@ -207,6 +213,7 @@ fn push_sorted(found: &mut Vec<Open>, table: &Table, opens: &mut Opens) {
 /// Direct patterns and fragments of `input`, from grams at sampled
 /// positions, and the `carried` run on from where it has read; returns the
 /// fragment run when a walk reached the end.
+#[allow(clippy::too_many_arguments)]
 fn filter_direct(
     engine: &Engine,
     input: &[u8],
@@ -215,6 +222,7 @@ fn filter_direct(
     carried: (Run, usize),
     candidates: &mut Candidates,
     opens: &mut Vec<Open>,
+    read_ahead: bool,
 ) -> Option<Run> {
     let index = &engine.direct_seeds;
     let grams = &engine.value_grams;
@@ -240,7 +248,11 @@ fn filter_direct(
     let any = &engine.direct_any;
     let prefetch = |w| any.prefetch(w);
     let test = |w| any.may_pass_first(w);
-    for_each_passing(input, index.stride, any.is_large(), prefetch, test, |at| {
+    let ask = Ahead {
+        bitmap: any.is_large(),
+        input: read_ahead,
+    };
+    for_each_passing(input, index.stride, ask, prefetch, test, |at| {
         let word = gram(&input[at..]);
         if !any.may_hold(word) {
             return ControlFlow::Continue(());
@@ -298,26 +310,48 @@ fn window_may_hold(engine: &Engine, input: &[u8], at: usize) -> bool {
 /// Samples a batch holds (a bit each of a `u32`).
 const BATCH: usize = 32;
 
+/// What a filter asks for ahead of its reads (see [`for_each_passing`]).
+#[derive(Clone, Copy)]
+struct Ahead {
+    /// The next batch's bitmap words, with the filter's `prefetch`: where
+    /// the bitmap is too large to stay in the cache.
+    bitmap: bool,
+    /// The input, [`INPUT_AHEAD`] bytes past the next batch: where it is
+    /// read in place (see [`Matcher::in_place`]).
+    ///
+    /// [`Matcher::in_place`]: super::matcher::Matcher::in_place
+    input: bool,
+}
+
+/// How far past the next batch the input is asked for, where it is read
+/// in place: its first read, by the sampling, is sparse (a gram every 9
+/// bytes) among the bitmaps' random reads, and the processor's own
+/// prefetching left it waiting on memory. 1 or 4 KiB ahead did as well.
+const INPUT_AHEAD: usize = 2048;
+
 /// Calls `look` with each sampled position of `input` (every `stride`
 /// bytes from 0, while 8 bytes remain) whose gram passes `test`, in
 /// ascending order, until it breaks. The samples go in batches of
 /// [`BATCH`], whose tests (a bitmap's first bits) are read in a row without
 /// a branch, so that the processor has many loads in flight at once: in a
 /// large set each is a cache miss, and a branch a sample would wait on
-/// each in turn (or be mispredicted when one passes). When `large`, the
-/// next batch's loads are asked for, with `prefetch`, while one is tested.
+/// each in turn (or be mispredicted when one passes). What `ask` says is
+/// asked for ahead while one batch is tested.
 #[inline(always)]
 fn for_each_passing(
     input: &[u8],
     stride: usize,
-    large: bool,
+    ask: Ahead,
     prefetch: impl Fn(u64),
     test: impl Fn(u64) -> bool,
     mut look: impl FnMut(usize) -> ControlFlow<()>,
 ) {
     let mut batch = 0;
     loop {
-        if large {
+        if ask.input {
+            prefetch_input(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
+        }
+        if ask.bitmap {
             prefetch_batch(input, batch + BATCH * stride, stride, &prefetch);
         }
         let samples = batch_len(input, batch, stride);
@@ -349,6 +383,16 @@ fn first_bits(input: &[u8], samples: usize, stride: usize, test: impl Fn(u64) ->
         passed |= u32::from(test(gram(&input[i * stride..]))) << i;
     }
     passed
+}
+
+/// Asks for the lines of `input` from `from` on, `len` bytes of it (as
+/// far as it goes). Successive calls cover successive stretches, so a line
+/// that one leaves out at its end is the next one's first.
+#[inline(always)]
+fn prefetch_input(input: &[u8], from: usize, len: usize) {
+    for line in (from..input.len().min(from + len)).step_by(64) {
+        prefetch(&input[line]);
+    }
 }
 
 /// Asks, with `prefetch`, for what the tests of the batch of samples at
@@ -471,7 +515,11 @@ fn filter_view(
     let prefetch = |w| index.prefetch(w);
     // A sample whose 8 bytes hold a line break is looked at whole.
     let test = |w| has_line_break(w) | index.may_pass_first(w);
-    for_each_passing(input, stride, index.is_large(), prefetch, test, |at| {
+    let ask = Ahead {
+        bitmap: index.is_large(),
+        input: false,
+    };
+    for_each_passing(input, stride, ask, prefetch, test, |at| {
         // A sample not looked at had no line break: its first view byte is
         // its own.
         if at >= stride && previous_sample != Some(at - stride) {

@@ -58,6 +58,9 @@ impl Input<'_> {
 }
 
 pub(crate) struct Matcher {
+    /// Whether the filter asks for the input ahead (see
+    /// [`Matcher::in_place`]).
+    read_ahead: bool,
     /// Everything before this position is decided and emitted.
     decided: u64,
     /// Bytes consumed so far.
@@ -82,6 +85,7 @@ pub(crate) struct Matcher {
 impl Matcher {
     pub(crate) fn new(engine: &Engine) -> Matcher {
         Matcher {
+            read_ahead: false,
             decided: 0,
             end: 0,
             direct_state: engine.direct.start(),
@@ -96,6 +100,18 @@ impl Matcher {
             // Sized on the first match: most scrubs (the compile's own leak
             // check among them) find none.
             counts: Vec::new(),
+        }
+    }
+
+    /// A matcher fed the caller's input in place ([`Scrubber::bytes`]),
+    /// whose filter asks for the input ahead of its first read: a stream's
+    /// input was just copied into its buffer, and is in the cache.
+    ///
+    /// [`Scrubber::bytes`]: crate::Scrubber::bytes
+    pub(crate) fn in_place(engine: &Engine) -> Matcher {
+        Matcher {
+            read_ahead: true,
+            ..Matcher::new(engine)
         }
     }
 
@@ -251,6 +267,7 @@ impl Matcher {
             &mut self.direct_opens,
             &mut self.view_opens,
             &mut self.filter_opens,
+            self.read_ahead,
         );
         match run {
             Some(run) => {
