@@ -234,7 +234,10 @@ fn filter_direct(
     let mut walked = 0;
     let mut at_end = None;
     let (run, read) = carried;
-    if !grams.is_empty() && read > 0 {
+    if run.len() == 0 {
+        // Nothing in progress: the samples from `read` on find the rest.
+        walked = read;
+    } else if !grams.is_empty() && read > 0 {
         let open = Input { bytes: input, base };
         match walk_fragments(engine, open, run, read, read - 1, candidates) {
             Walk::Stopped(to) => walked = to,

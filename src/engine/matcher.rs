@@ -255,8 +255,18 @@ impl Matcher {
         let start = self.decided + held as u64;
         self.advance_opens(engine, start, open.get(held..from).unwrap_or_default());
         // The run has read everything before `run_end` (the end of the
-        // input before this push).
-        let carried = (self.run, (self.run_end - restart) as usize);
+        // input before this push). One shorter than a window holds no
+        // fragment yet: where it starts at or after `restart`, the filter
+        // finds again whatever starts there, and is told only that every
+        // start before it is final, where walking the run on cost a miss a
+        // byte in a large automaton (in text whose short strings are all in
+        // some value, the run is seldom empty).
+        let run_start = self.run_end - self.run.len();
+        let carried = if self.run.len() < FRAGMENT as u64 && run_start >= restart {
+            (Run::empty(), (run_start - restart) as usize)
+        } else {
+            (self.run, (self.run_end - restart) as usize)
+        };
         let run = filter::find(
             engine,
             &open[again..],
