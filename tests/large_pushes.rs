@@ -8,9 +8,9 @@ mod reference;
 
 use common::{
     Op, Rng, Shape, both, byte_at_a_time, check_stream, describe, encoding, noise, random_input,
-    random_secrets, show, sorted_hits,
+    random_secrets, random_value, ref_secret, show, sorted_hits,
 };
-use reference::Reference;
+use reference::{Reference, trim_line_breaks};
 
 /// Several kilobytes: well past where a push is filtered.
 fn long_input(rng: &mut Rng, secrets: &[reference::RefSecret]) -> Vec<u8> {
@@ -151,4 +151,50 @@ fn matches_across_the_point_where_decided_bytes_are_dropped() {
         checked += 1;
     }
     assert!(checked >= 8, "{checked} cases checked");
+}
+
+/// A large push that ends 1 to 24 bytes into a piece of a value (a
+/// fragment, or the whole value), the rest in the next large push, after
+/// noise made of the values' own bytes, so that the fragment run at the end
+/// of a push is seldom empty: one shorter than a window is not handed to
+/// the next push's filter, which finds again what starts there. Against
+/// the reference stream after each push (output, `held()` and hits).
+#[test]
+fn fragments_begun_at_the_end_of_a_large_push() {
+    let mut rng = Rng::new(404);
+    let mut checked = 0;
+    for case in 0..40 {
+        let secrets = vec![
+            ref_secret("A", random_value(&mut rng, 17, 80), None),
+            ref_secret("B", random_value(&mut rng, 17, 80), None),
+        ];
+        let reference = Reference::new(&secrets, false);
+        let value = trim_line_breaks(&secrets[0].value).to_vec();
+        if value.len() <= 16 || reference.replacement_leak().is_some() {
+            continue;
+        }
+        let (scrubber, _) = both(&secrets, false);
+        for begun in 1..=24 {
+            let len = rng.range(16, value.len());
+            let from = rng.below(value.len() - len + 1);
+            let piece = &value[from..from + len];
+            let lead = rng.range(60, 300);
+            let mut input = noise(&mut rng, &secrets, lead);
+            let cut = input.len() + begun.min(len - 1);
+            input.extend_from_slice(piece);
+            let trail = rng.range(60, 300);
+            input.extend(noise(&mut rng, &secrets, trail));
+            let ops = [
+                Op::Push(input[..cut].to_vec()),
+                Op::Push(input[cut..].to_vec()),
+                Op::End,
+            ];
+            let ctx = || format!("case {case}, begun {begun}: {}", describe(&secrets, false));
+            let got = check_stream(&scrubber, &reference, &ops, &ctx);
+            let (want, _) = reference.scrub(&input);
+            assert_eq!(show(&got), show(&want), "{}", ctx());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} cases checked");
 }
