@@ -45,6 +45,28 @@ impl Starts {
         (!self.selective || first()) && self.grams.may_hold(word)
     }
 
+    /// Whether few bytes begin a pattern (see [`Starts::first_bytes`]).
+    #[inline(always)]
+    pub(crate) fn is_selective(&self) -> bool {
+        self.selective
+    }
+
+    /// A bit for each of `bytes` (1 to 64 of them), bit `i` set where a pattern
+    /// may begin with `bytes[i]`: all of them where the table is not
+    /// looked at.
+    #[inline(always)]
+    pub(crate) fn first_bytes(&self, bytes: &[u8]) -> u64 {
+        debug_assert!((1..=64).contains(&bytes.len()));
+        if !self.selective {
+            return u64::MAX >> (64 - bytes.len());
+        }
+        let mut bits = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            bits |= (self.first_bytes[usize::from(b >> 6)] >> (b & 63) & 1) << i;
+        }
+        bits
+    }
+
     /// Starts loading what [`Starts::may_hold`] of `word` reads in the
     /// bitmap.
     #[inline(always)]
@@ -79,10 +101,26 @@ mod tests {
     }
 
     #[test]
+    fn first_bytes_has_a_bit_where_a_pattern_may_begin() {
+        let firsts: [&[u8]; 3] = [b"LS0tLS1C", b"2d2d2d2d", b"-----BEG"];
+        let starts = Starts::new(firsts.into_iter());
+        assert!(starts.is_selective());
+        let text = b"a-2L\n2LS\x00-";
+        let bits = starts.first_bytes(text);
+        for (i, &b) in text.iter().enumerate() {
+            assert_eq!(bits >> i & 1 == 1, b"L2-".contains(&b), "byte {i}");
+        }
+        assert_eq!(bits >> text.len(), 0);
+        let long = [b'L'; 64];
+        assert_eq!(starts.first_bytes(&long), u64::MAX);
+    }
+
+    #[test]
     fn many_first_bytes_are_not_looked_at() {
         let firsts: Vec<[u8; 8]> = (0..=255u8).map(|b| [b; 8]).collect();
         let starts = Starts::new(firsts.iter().map(|f| &f[..]));
         assert!(!starts.selective);
+        assert_eq!(starts.first_bytes(b"abc"), 0b111);
         for first in &firsts {
             assert!(starts.may_hold(gram(first)));
         }
