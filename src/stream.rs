@@ -97,6 +97,15 @@ impl Stream {
             self.release(base);
             return Ok(());
         }
+        self.push_pieces(chunk, out);
+        Ok(())
+    }
+
+    /// [`Stream::push_into`] of more than one byte. Out of line: the push
+    /// of one byte, inlined into `push_into`, then saves and restores only
+    /// the registers it uses.
+    #[inline(never)]
+    fn push_pieces(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
         for piece in chunk.chunks(PIECE) {
             let base = self.matcher.decided();
             self.hold(piece);
@@ -104,7 +113,6 @@ impl Stream {
             self.matcher.feed(&self.engine, held, base, out);
             self.release(base);
         }
-        Ok(())
     }
 
     /// For the caller to call after [`crate::IDLE_MS`] without input: when

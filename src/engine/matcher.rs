@@ -55,6 +55,13 @@ impl Input<'_> {
     fn is_line_break(&self, position: u64) -> bool {
         matches!(self.bytes[self.index(position)], b'\r' | b'\n')
     }
+
+    /// Whether the byte `back` bytes before the end (1: the last) is a CR
+    /// or LF: [`Input::is_line_break`] without the position's arithmetic,
+    /// for the quick decision of every small push.
+    fn is_line_break_back(&self, back: usize) -> bool {
+        matches!(self.bytes[self.bytes.len() - back], b'\r' | b'\n')
+    }
 }
 
 pub(crate) struct Matcher {
@@ -624,7 +631,8 @@ impl Matcher {
         // A CR or LF may be held where the filter handed over (the automata
         // know only those from the stepper's start on), and the run may
         // reach back across it: a window's prefix does not start at one.
-        if window > 0 && input.is_line_break(self.end - u64::from(window)) {
+        debug_assert_eq!(input.end(), self.end);
+        if window > 0 && input.is_line_break_back(window as usize) {
             return false;
         }
         let earliest = self.end - direct.max(view).max(u64::from(window));
