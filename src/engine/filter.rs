@@ -423,9 +423,51 @@ fn for_each_passing(
 /// registers.
 #[inline(never)]
 fn first_bits(input: &[u8], samples: usize, stride: usize, test: impl Fn(u64) -> bool) -> u32 {
+    // A whole batch at the filters' usual strides (9 on the input, where
+    // the windows of fragments set it, and 32 on the view) is read from an
+    // array of its bytes, where the compiler leaves out every sample's
+    // bounds checks and multiplies by a constant: 10% fewer instructions
+    // for `bytes` at 100 tokens.
+    if samples == BATCH {
+        match stride {
+            9 => {
+                if let Some(span) = input.first_chunk::<{ batch_span(9) }>() {
+                    return whole_batch::<9, { batch_span(9) }>(span, test);
+                }
+            }
+            32 => {
+                if let Some(span) = input.first_chunk::<{ batch_span(32) }>() {
+                    return whole_batch::<32, { batch_span(32) }>(span, test);
+                }
+            }
+            _ => {}
+        }
+    }
     let mut passed = 0;
     for i in 0..samples {
         passed |= u32::from(test(gram(&input[i * stride..]))) << i;
+    }
+    passed
+}
+
+/// The bytes a whole batch of samples `stride` apart reads.
+const fn batch_span(stride: usize) -> usize {
+    (BATCH - 1) * stride + GRAM
+}
+
+/// [`first_bits`] of a whole batch at `STRIDE`, whose bytes are `span`
+/// (`SPAN` is [`batch_span`] of `STRIDE`).
+#[inline(always)]
+fn whole_batch<const STRIDE: usize, const SPAN: usize>(
+    span: &[u8; SPAN],
+    test: impl Fn(u64) -> bool,
+) -> u32 {
+    let mut passed = 0;
+    for i in 0..BATCH {
+        let word: [u8; GRAM] = span[i * STRIDE..][..GRAM]
+            .try_into()
+            .expect("a sample within its batch");
+        passed |= u32::from(test(u64::from_le_bytes(word))) << i;
     }
     passed
 }
