@@ -40,9 +40,13 @@ impl Starts {
     /// gram.
     #[inline(always)]
     pub(crate) fn may_hold(&self, word: u64) -> bool {
-        let b = word as u8;
-        let first = || self.first_bytes[usize::from(b >> 6)] >> (b & 63) & 1 != 0;
-        (!self.selective || first()) && self.grams.may_hold(word)
+        (!self.selective || self.begins(word as u8) != 0) && self.grams.may_hold(word)
+    }
+
+    /// 1 where some pattern begins with `b`, else 0 (from the table).
+    #[inline(always)]
+    fn begins(&self, b: u8) -> u64 {
+        self.first_bytes[usize::from(b >> 6)] >> (b & 63) & 1
     }
 
     /// Whether few bytes begin a pattern (see [`Starts::first_bytes`]).
@@ -62,7 +66,7 @@ impl Starts {
         }
         let mut bits = 0;
         for (i, &b) in bytes.iter().enumerate() {
-            bits |= (self.first_bytes[usize::from(b >> 6)] >> (b & 63) & 1) << i;
+            bits |= self.begins(b) << i;
         }
         bits
     }
