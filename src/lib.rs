@@ -31,6 +31,8 @@ mod constants;
 mod engine;
 mod error;
 mod form;
+#[cfg(test)]
+mod freed_memory;
 pub mod io;
 mod patterns;
 mod scrubber;

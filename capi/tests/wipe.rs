@@ -4,9 +4,6 @@
 //! them) and the placeholder. Any copy that survives into freed memory
 //! fails the test, through the Rust API and through the C ABI.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::{Cell, RefCell};
-
 // The C ABI's own source, compiled into this test: the crate is a cdylib and
 // a staticlib, which a Rust test cannot link.
 #[path = "../src/lib.rs"]
@@ -18,87 +15,17 @@ use capi::{
     scrub_result_free, scrub_scrubber_free, scrub_secret, scrub_status, scrub_stream_end,
     scrub_stream_free, scrub_stream_new, scrub_stream_push,
 };
+// The recording allocator, shared with the engine's unit tests.
+#[path = "../../src/freed_memory.rs"]
+mod freed_memory;
+
+use freed_memory::{contains, scanned};
 use slicc_scrub::{Options, RULES_VERSION, Secret, compile, patterns};
-
-struct Scanning;
-
-thread_local! {
-    /// What no freed block may hold, while a scan is on.
-    static NEEDLES: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
-    static SCANNING: Cell<bool> = const { Cell::new(false) };
-    /// Freed blocks found holding a needle: (block size, needle index).
-    static FOUND: RefCell<Vec<(usize, usize)>> = const { RefCell::new(Vec::new()) };
-}
-
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
-}
-
-/// Scans a block about to be freed (the scan allocates nothing).
-fn scan(ptr: *mut u8, size: usize) {
-    let _ = SCANNING.try_with(|on| {
-        if !on.get() {
-            return;
-        }
-        on.set(false); // no scan of the scanner's own allocations
-        // SAFETY: the block is live until the caller frees it.
-        let block = unsafe { std::slice::from_raw_parts(ptr, size) };
-        NEEDLES.with(|needles| {
-            for (i, needle) in needles.borrow().iter().enumerate() {
-                if contains(block, needle) {
-                    FOUND.with(|found| found.borrow_mut().push((size, i)));
-                }
-            }
-        });
-        on.set(true);
-    });
-}
-
-// SAFETY: forwards to the system allocator; a reallocation always moves, so
-// that the block it leaves is scanned like any other.
-unsafe impl GlobalAlloc for Scanning {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        scan(ptr, layout.size());
-        // SAFETY: the caller's contract, unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract: a valid layout of the new size.
-        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-        // SAFETY: as above.
-        let new = unsafe { System.alloc(new_layout) };
-        if !new.is_null() {
-            // SAFETY: both blocks are live and at least this long.
-            unsafe { std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size)) };
-            // SAFETY: `ptr` was allocated with `layout`.
-            unsafe { self.dealloc(ptr, layout) };
-        }
-        new
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Scanning = Scanning;
 
 /// 40 bytes with a JSON escape, a percent escape and an HTML escape in it,
 /// so that every encoder makes a pattern of its own.
 const VALUE: &[u8] = b"pw<\"x\"> 0123456789 abcdefghijklmnopq\\rst";
 const PLACEHOLDER: &[u8] = b"placeholder-of-the-value-0001";
-
-/// Runs `f` with every freed block of this thread scanned for `needles`,
-/// and returns what was found.
-fn scanned(needles: Vec<Vec<u8>>, f: impl FnOnce()) -> Vec<(usize, usize)> {
-    NEEDLES.with(|n| *n.borrow_mut() = needles);
-    FOUND.with(|found| found.borrow_mut().clear());
-    SCANNING.with(|on| on.set(true));
-    f();
-    SCANNING.with(|on| on.set(false));
-    FOUND.with(|found| std::mem::take(&mut *found.borrow_mut()))
-}
 
 /// The value and every pattern of it.
 fn value_needles() -> Vec<Vec<u8>> {

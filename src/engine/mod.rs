@@ -10,6 +10,7 @@ mod candidates;
 mod filter;
 mod fragments;
 mod hash;
+mod ids_by_hash;
 mod layout;
 pub(crate) mod matcher;
 mod opens;

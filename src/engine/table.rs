@@ -8,7 +8,8 @@ use std::hash::Hasher;
 
 use crate::form::Form;
 
-use super::hash::{HashChains, IntHasher};
+use super::hash::IntHasher;
+use super::ids_by_hash::IdsByHash;
 use super::layout;
 use super::wipe::{self, Wiped};
 
@@ -184,7 +185,7 @@ pub(crate) struct TableBuilder {
     spans: Vec<(u32, u32)>,
     owners: Vec<Owner>,
     /// Pattern ids by a hash of their bytes.
-    index: HashChains,
+    index: IdsByHash,
 }
 
 impl TableBuilder {
@@ -199,7 +200,7 @@ impl TableBuilder {
             bytes: wipe::with_capacity(0),
             spans: Vec::new(),
             owners: Vec::new(),
-            index: HashChains::with_capacity(0),
+            index: IdsByHash::with_capacity(0),
         }
     }
 
@@ -255,7 +256,7 @@ impl TableBuilder {
         let mut prefix_of: Wiped<u32> = wipe::with_capacity(spans.len());
         let mut first: Vec<u32> = Vec::new();
         let mut exact: Vec<u32> = Vec::new();
-        let mut by_prefix = HashChains::with_capacity(spans.len());
+        let mut by_prefix = IdsByHash::with_capacity(spans.len());
         for id in 0..spans.len() as u32 {
             let hash = hash_bytes(prefix(id));
             let known = by_prefix
@@ -412,6 +413,36 @@ mod tests {
         }
         assert_eq!(table.longer_with(prefix, Some(b'4')).len(), 3);
         assert_eq!(table.longer_with(prefix, None), longer, "the input ends");
+    }
+
+    #[test]
+    fn no_freed_block_keeps_a_hash_of_a_pattern() {
+        // The hashes by which the builder finds patterns and prefixes again
+        // (a hash is as good as a short pattern): none may be freed unwiped.
+        let values: Vec<Vec<u8>> = (0..40)
+            .map(|i| format!("pw-{i:05}-abcdefghijklmnopqrstuvwxyz").into_bytes())
+            .collect();
+        let patterns: Vec<(Vec<u8>, Form, u32)> = (0..values.len())
+            .flat_map(|secret| {
+                let patterns = crate::patterns_but_fragments(&values[secret]);
+                patterns
+                    .into_iter()
+                    .map(move |p| (p.bytes.clone(), p.form, secret as u32))
+            })
+            .collect();
+        let needles: Vec<Vec<u8>> = patterns
+            .iter()
+            .flat_map(|(p, _, _)| [hash_bytes(p), hash_bytes(&p[..p.len().min(PREFIX)])])
+            .map(|h| h.to_le_bytes().to_vec())
+            .collect();
+        let found = crate::freed_memory::scanned(needles, || {
+            let mut builder = TableBuilder::new();
+            for (pattern, form, secret) in &patterns {
+                builder.add(pattern, *form, *secret);
+            }
+            drop(builder.finish());
+        });
+        assert_eq!(found, [], "(freed block size, needle index)");
     }
 
     /// How many bytes `p` agrees with itself shifted by `d`, by brute force.
