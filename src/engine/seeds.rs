@@ -314,9 +314,10 @@ fn second_hash(gram: u64) -> u64 {
 
 /// A bitmap addressed by a 64-bit hash, mapped onto its length by a
 /// multiply (not a mask), so that it takes the bits asked for and not the
-/// next power of two: up to twice less memory.
+/// next power of two: up to twice less memory. Wiped: whoever reads its
+/// bits can test a guess of a value's 8 bytes against them.
 struct Bitmap {
-    words: Vec<u64>,
+    words: Wiped<u64>,
 }
 
 impl Bitmap {
@@ -325,7 +326,8 @@ impl Bitmap {
     fn with_bits(bits: usize) -> Bitmap {
         let words = bits.clamp(1 << 12, 1 << 34).div_ceil(128) * 2;
         Bitmap {
-            words: vec![0; words],
+            // Zeroed pages from the allocator, as `vec!` asks for them.
+            words: zeroize::Zeroizing::new(vec![0; words]),
         }
     }
 
@@ -535,6 +537,30 @@ mod tests {
                 "paired {paired}: {passed} of {queries} passed"
             );
         }
+    }
+
+    #[test]
+    fn no_freed_block_keeps_a_bitmap_word() {
+        // A set's bits let whoever reads them test guesses of a value's
+        // grams: its words, those with 4 bits or more set (fewer could be
+        // in any block by chance), may be in no freed block.
+        let mut next = crate::engine::xorshift(0x3f1d_u64);
+        let values: Vec<Vec<u8>> = (0..200)
+            .map(|_| (0..40).map(|_| b'a' + (next() % 26) as u8).collect())
+            .collect();
+        let set = GramSet::new(values.iter().map(|v| v.as_slice()));
+        let words: Vec<u64> = set.bits.words.to_vec();
+        let needles: Vec<Vec<u8>> = words
+            .iter()
+            .filter(|w| w.count_ones() >= 4)
+            .map(|w| w.to_le_bytes().to_vec())
+            .collect();
+        assert!(needles.len() >= 100, "{} needles", needles.len());
+        // The scan can fail: the plain copy of the words, dropped, is found.
+        let found = crate::freed_memory::scanned(needles.clone(), || drop(words));
+        assert!(!found.is_empty());
+        let found = crate::freed_memory::scanned(needles, || drop(set));
+        assert_eq!(found, [], "(freed block size, needle index)");
     }
 
     #[test]
