@@ -114,8 +114,10 @@ pub(crate) struct Engine {
     pub(crate) short_starts: ShortStarts,
 }
 
-/// A placeholder is secret too: wiped when the scrubber goes. (The values
-/// and everything made from them live in wiped buffers of their own.)
+/// A placeholder is secret too: wiped when the scrubber goes. (What is made
+/// of the values lives in wiped buffers of its own, but for the prefix
+/// automata, which `aho-corasick` frees unwiped: README, "Secrets in
+/// memory".)
 impl Drop for CompiledSecret {
     fn drop(&mut self) {
         if let Some(placeholder) = &mut self.placeholder {
