@@ -38,12 +38,12 @@ impl IdsByHash {
     pub(crate) fn ids(&self, hash: u64) -> impl Iterator<Item = u32> + '_ {
         let tag = tag(hash);
         let mask = self.slots.len().wrapping_sub(1);
-        let mut at = tag as usize;
+        let mut at = tag as usize & mask;
         let mut done = self.slots.is_empty();
         std::iter::from_fn(move || {
             while !done {
-                let slot = self.slots[at & mask];
-                at += 1;
+                let slot = self.slots[at];
+                at = (at + 1) & mask;
                 if slot == 0 {
                     done = true;
                 } else if (slot >> 32) as u32 == tag {
@@ -93,11 +93,11 @@ fn empty(slots: usize) -> Wiped<u64> {
 /// Puts `slot` in the first free slot from the one its tag picks.
 fn put(slots: &mut [u64], slot: u64) {
     let mask = slots.len() - 1;
-    let mut at = (slot >> 32) as usize;
-    while slots[at & mask] != 0 {
-        at += 1;
+    let mut at = (slot >> 32) as usize & mask;
+    while slots[at] != 0 {
+        at = (at + 1) & mask;
     }
-    slots[at & mask] = slot;
+    slots[at] = slot;
 }
 
 #[cfg(test)]
