@@ -45,11 +45,15 @@ fn scan(ptr: *mut u8, size: usize) {
 }
 
 // SAFETY: forwards to the system allocator; a reallocation always moves, so
-// that the block it leaves is scanned like any other.
+// that the block it leaves is scanned like any other. Every block is handed
+// out zeroed: a block's bytes when it is freed are then what its owner
+// wrote, never what another thread freed there before (a test that frees a
+// value unwiped on purpose would otherwise fail another now and then, when
+// the allocator hands that memory to a buffer written only in part).
 unsafe impl GlobalAlloc for Scanning {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, unchanged.
-        unsafe { System.alloc(layout) }
+        unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         scan(ptr, layout.size());
@@ -60,7 +64,7 @@ unsafe impl GlobalAlloc for Scanning {
         // SAFETY: the caller's contract: a valid layout of the new size.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         // SAFETY: as above.
-        let new = unsafe { System.alloc(new_layout) };
+        let new = unsafe { System.alloc_zeroed(new_layout) };
         if !new.is_null() {
             // SAFETY: both blocks are live and at least this long.
             unsafe { std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size)) };
