@@ -4,11 +4,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use aho_corasick::AhoCorasick;
 use zeroize::Zeroizing;
 
 use crate::engine::matcher::Matcher;
-use crate::engine::{CompiledSecret, Engine};
+use crate::engine::{Automaton, CompiledSecret, Engine, LONGEST};
 use crate::error::CompileError;
 use crate::form::Hit;
 use crate::secret::{Options, Secret};
@@ -119,12 +118,11 @@ fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
     // SPEC §3, yet bytes of a value all the same) or one of a value that is
     // too long to compile.
     if name.len() >= FRAGMENT {
-        let pieces = unfiltered(name.windows(FRAGMENT));
-        let mut values = secrets
+        let values = secrets
             .iter()
             .map(|s| &s.value[..])
             .filter(|v| v.len() >= FRAGMENT);
-        if pieces.is_none_or(|pieces| values.any(|v| pieces.is_match(v))) {
+        if any_occurs(name.windows(FRAGMENT).collect(), values) {
             return true;
         }
     }
@@ -136,14 +134,25 @@ fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
         .chain(secrets.iter().filter_map(|s| s.placeholder.as_deref()))
         .filter(|bytes| !bytes.is_empty() && bytes.len() <= name.len())
         .collect();
-    // An automaton too large to build: show nothing rather than too much.
-    unfiltered(others).is_none_or(|others| others.is_match(name))
+    any_occurs(others, std::iter::once(name))
 }
 
-/// An automaton over `patterns` with no prefilter, which would keep copies
-/// of them; `None` when it cannot be built.
-fn unfiltered<P: AsRef<[u8]>>(patterns: impl IntoIterator<Item = P>) -> Option<AhoCorasick> {
-    AhoCorasick::builder().prefilter(false).build(patterns).ok()
+/// Whether one of `needles` occurs in one of `haystacks`: through the
+/// engine's automaton, whose memory is wiped (the needles may be values);
+/// a needle longer than it takes (on this error path only) by comparing.
+fn any_occurs<'a>(mut needles: Vec<&[u8]>, mut haystacks: impl Iterator<Item = &'a [u8]>) -> bool {
+    // Distinct, so that few end at one position.
+    needles.sort_unstable();
+    needles.dedup();
+    let (short, long): (Vec<&[u8]>, Vec<&[u8]>) =
+        needles.into_iter().partition(|n| n.len() <= LONGEST);
+    let automaton = Automaton::new(&short);
+    haystacks.any(|haystack| {
+        automaton.occurs_in(haystack)
+            || long
+                .iter()
+                .any(|n| haystack.windows(n.len()).any(|w| w == *n))
+    })
 }
 
 fn validate(secrets: &[Secret]) -> Result<(), CompileError> {

@@ -563,3 +563,35 @@ fn every_error_hides_a_name_that_holds_a_match() {
         }
     }
 }
+
+#[test]
+fn a_name_is_checked_against_many_and_long_placeholders() {
+    // 300 secrets share one placeholder, and the next one's name (invalid:
+    // the space) holds it: the check that hides the name meets the same
+    // placeholder 300 times.
+    let shared = "shared-placeholder-01";
+    let mut many: Vec<Secret> = (0..300)
+        .map(|i| {
+            Secret::new(format!("S{i}"), format!("value-number-{i:04}")).with_placeholder(shared)
+        })
+        .collect();
+    many.push(Secret::new(format!("x {shared}"), "a-good-value-1"));
+    // A placeholder of 1,000 bytes inside a name of 1,010 (invalid: too
+    // long), longer than the engine's automaton takes a pattern.
+    let long = "p".repeat(999) + "q";
+    let long_case = vec![
+        Secret::new("A", "a-good-value-1").with_placeholder(long.clone()),
+        Secret::new(format!("{long}-too-long"), "a-good-value-2"),
+    ];
+    for (secrets, index, hidden) in [(many, 300, shared.to_string()), (long_case, 1, long)] {
+        let e = err(&secrets);
+        assert!(
+            matches!(e, CompileError::InvalidName { name: None, .. }),
+            "{e:?}"
+        );
+        assert_eq!(e.index(), Some(index));
+        for shown in [e.to_string(), format!("{e:?}")] {
+            assert!(!shown.contains(&hidden), "{shown}");
+        }
+    }
+}

@@ -1,210 +1,185 @@
-//! An Aho–Corasick automaton (from the `aho-corasick` crate, stepped one
-//! byte at a time so its state carries across pushes) together with what the
-//! crate does not tell: for each state, how long the input suffix it stands
-//! for is, whether that suffix is a proper prefix of a pattern, and its
-//! failure link. Streaming needs these to know exactly what to hold back.
+//! An Aho–Corasick automaton over the patterns' prefixes, stepped one byte
+//! at a time so its state carries across pushes, together with what
+//! streaming needs besides the matches: for each state, how long the
+//! longest suffix it stands for is that is a proper prefix of a pattern.
+//!
+//! The engine's own, laid out as `aho-corasick`'s contiguous NFA (whose
+//! builder it replaces): its states spell the patterns in their
+//! transitions, so they, the trie they are built from and the byte classes
+//! live in wiped buffers, where that crate freed its own unwiped (all of a
+//! value of 16 bytes or fewer, as the raw pattern's transitions).
 
-use aho_corasick::automaton::Automaton as _;
-use aho_corasick::automaton::StateID;
-use aho_corasick::nfa::contiguous::NFA;
-use aho_corasick::{Anchored, MatchKind, PatternID};
+use zeroize::Zeroize;
 
-use super::hash::IntMap;
-use super::layout;
+use super::wipe::{self, Wiped};
 
-/// Patterns from which states of depth 1 may be dense (see
-/// [`Automaton::new`]).
-const SPARSE_BELOW: usize = 256;
+/// A state: its offset in the automaton's words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StateId(u32);
 
 pub(crate) struct Automaton {
-    nfa: NFA,
-    start: StateID,
-    /// For each state, the length of the longest suffix it stands for that
-    /// is a proper prefix of a pattern, by state id: the one lookup every
-    /// push makes. `u16::MAX` means "look in `long_pending`".
-    pending_by_id: Vec<u16>,
-    long_pending: IntMap<StateID, u32>,
+    /// The states one after another, each: a header word, the failure
+    /// link, the transitions, the ids of the patterns that end there (its
+    /// own, then those its failure link has). The header holds the kind
+    /// (bits 0 to 7: [`DENSE`], [`ONE`] or the number of sparse
+    /// transitions), a [`ONE`] state's byte class (8 to 15), the number of
+    /// matches (16 to 23) and the pending length (24 to 31). A dense state
+    /// has a target for each byte class ([`FAIL`] where it has none); a
+    /// sparse one its classes, four to a word, then a target for each; a
+    /// [`ONE`] state its one target.
+    repr: Wiped<u32>,
+    /// Each byte's class: the bytes that no pattern tells apart share one,
+    /// so that a dense state has a target a class, not a byte.
+    classes: [u8; 256],
+    classes_len: usize,
+    /// Each pattern's length, by id.
+    lens: Vec<u32>,
+    start: StateId,
 }
 
-/// What the build learns of the trie's states, by place.
-#[derive(Default)]
-struct Trie {
-    /// By state id: the state's place in `info` plus one (0: none).
-    places: Vec<u32>,
-    info: Vec<StateInfo>,
-}
-
-impl Trie {
-    fn place(&self, state: StateID) -> Option<usize> {
-        let place = self.places.get(state.as_usize())?.checked_sub(1)?;
-        Some(place as usize)
-    }
-
-    fn add(&mut self, state: StateID, info: StateInfo) {
-        let id = state.as_usize();
-        if id >= self.places.len() {
-            self.places.resize(id + 1, 0);
-        }
-        self.info.push(info);
-        self.places[id] = self.info.len() as u32;
-    }
-}
-
-#[derive(Clone, Copy)]
-struct StateInfo {
-    /// Length of the input suffix this state stands for.
-    depth: u32,
-    /// Some pattern continues past this state: the suffix is a proper prefix.
-    proper_prefix: bool,
-    /// The state of the longest proper suffix that is also a trie node.
-    fail: StateID,
-    /// Length of the longest suffix that is a proper prefix: the answer of
-    /// [`Automaton::pending`] when no limit applies, without a walk.
-    pending: u32,
-}
+const DENSE: u32 = 0xFF;
+const ONE: u32 = 0xFE;
+/// More transitions than this make a state dense (the start state has one
+/// on every byte class, as its own failure).
+const MAX_SPARSE: usize = 127;
+/// Patterns from which the start state's children are dense too: text
+/// steps through them at almost every byte, and a sparse one is searched
+/// (at 1,000 tokens, 1 B pushes took a fifth more instructions with them
+/// sparse). Below, they would be most of the memory of a few tokens.
+const DENSE_CHILDREN_FROM: usize = 256;
+/// No target: a dense state's entry for a class it has no transition on.
+const FAIL: u32 = u32::MAX;
+/// Longest pattern: its length must fit a header's 8 bits of pending.
+pub(crate) const LONGEST: usize = 255;
+/// Most patterns that can end at one state (its own and its suffixes').
+const MOST_MATCHES: usize = 255;
 
 impl Automaton {
-    /// An automaton over `patterns`, reporting every occurrence of every
-    /// pattern (overlapping, `MatchKind::Standard`). Pattern ids are indexes
-    /// into `patterns`.
+    /// An automaton over `patterns` (each 1 to 255 bytes), reporting every
+    /// occurrence of every pattern (overlapping, as `aho-corasick`'s
+    /// `MatchKind::Standard`). Pattern ids are indexes into `patterns`.
+    ///
+    /// # Panics
+    /// When a pattern is empty or longer than 255 bytes, or when more than
+    /// 255 patterns end at one position (the engine's are distinct
+    /// prefixes of at most 16 bytes).
     pub(crate) fn new(patterns: &[&[u8]]) -> Automaton {
-        // No prefilter: the automaton is stepped a byte at a time, and a
-        // prefilter would keep copies of the patterns. A dense state takes
-        // 4 bytes a byte class whatever its transitions; the crate's
-        // default makes every state of depth 0 and 1 dense, 40% of the
-        // memory of 10 tokens. Below `SPARSE_BELOW` patterns no state is
-        // made dense but those with over 127 transitions: the start states
-        // have few, and stepping costs the same (1 B pushes at 10 tokens).
-        // From there on the start states are dense: sparse, they cost 1% more
-        // instructions at 100 tokens and 7.5% at 1,000.
-        let dense_depth = if patterns.len() < SPARSE_BELOW { 0 } else { 1 };
-        let nfa = NFA::builder()
-            .match_kind(MatchKind::Standard)
-            .prefilter(false)
-            .dense_depth(dense_depth)
-            .build(patterns)
-            .expect("pattern set within the automaton's size limits");
-        let start = nfa
-            .start_state(Anchored::No)
-            .expect("unanchored search is supported");
-        // The trie's states in the order the walks meet them, with a table
-        // from the crate's state ids (offsets into its memory: sparse) to
-        // their places, where a hash map of 10,000 tokens' states missed
-        // the cache at every lookup.
-        let mut trie = Trie::default();
-        // Walking a pattern from the start visits the trie nodes of its
-        // prefixes; the failure link of node wb is next(fail(w), b), the
-        // classic construction, with the crate's transition function.
-        for pattern in patterns {
-            let (mut state, mut fail) = (start, start);
-            for (i, &byte) in pattern.iter().enumerate() {
-                if let Some(parent) = trie.place(state) {
-                    trie.info[parent].proper_prefix = true;
-                }
-                let next = nfa.next_state(Anchored::No, state, byte);
-                let next_fail = if i == 0 {
-                    start
-                } else {
-                    nfa.next_state(Anchored::No, fail, byte)
-                };
-                if trie.place(next).is_none() {
-                    trie.add(
-                        next,
-                        StateInfo {
-                            depth: (i + 1) as u32,
-                            proper_prefix: false,
-                            fail: next_fail,
-                            pending: 0,
-                        },
-                    );
-                }
-                state = next;
-                fail = next_fail;
-            }
-        }
-        // Failure links point to shallower states: fill by depth (a
-        // counting sort: depths are at most a pattern's length).
-        let deepest = trie
-            .info
-            .iter()
-            .map(|i| i.depth as usize)
-            .max()
-            .unwrap_or(0);
-        let mut by_depth = Vec::with_capacity(trie.info.len());
-        let depths = trie.info.iter().enumerate();
-        layout::by_group(
-            deepest + 1,
-            depths.map(|(place, i)| (i.depth as usize, place as u32)),
-            &mut by_depth,
+        assert!(
+            patterns.iter().all(|p| (1..=LONGEST).contains(&p.len())),
+            "patterns of 1 to 255 bytes"
         );
-        for place in by_depth {
-            let this = trie.info[place as usize];
-            let pending = if this.proper_prefix {
-                this.depth
-            } else {
-                trie.place(this.fail)
-                    .map_or(0, |fail| trie.info[fail].pending)
-            };
-            trie.info[place as usize].pending = pending;
-        }
-        // Only the answers are kept: depths and failure links are for
-        // building (a state's suffix never starts before where the matcher
-        // last restarted the automaton, so no walk is needed later).
-        let mut pending_by_id = vec![0u16; trie.places.len()];
-        let mut long_pending = IntMap::default();
-        for (id, &place) in trie.places.iter().enumerate() {
-            let Some(place) = place.checked_sub(1) else {
-                continue;
-            };
-            let pending = trie.info[place as usize].pending;
-            pending_by_id[id] = u16::try_from(pending).unwrap_or_else(|_| {
-                long_pending.insert(StateID::new(id).expect("an id the crate gave"), pending);
-                u16::MAX
-            });
-        }
+        let (classes, classes_len) = byte_classes(patterns);
+        let trie = Trie::new(patterns, &classes);
+        let levels = trie.breadth_first();
+        let dense_children = patterns.len() >= DENSE_CHILDREN_FROM;
+        let repr = levels.lay_out(&trie, classes_len, dense_children);
+        // The start state is laid out first.
+        let start = StateId(0);
         Automaton {
-            nfa,
+            repr,
+            classes,
+            classes_len,
+            lens: patterns.iter().map(|p| p.len() as u32).collect(),
             start,
-            pending_by_id,
-            long_pending,
         }
     }
 
-    pub(crate) fn start(&self) -> StateID {
+    /// The start of an unanchored walk: the empty input.
+    pub(crate) fn start(&self) -> StateId {
         self.start
     }
 
     /// The start of an anchored walk: patterns that start where it starts.
-    pub(crate) fn anchored_start(&self) -> StateID {
-        self.nfa
-            .start_state(Anchored::Yes)
-            .expect("anchored search is supported")
+    pub(crate) fn anchored_start(&self) -> StateId {
+        self.start
     }
 
     /// One step of an anchored walk; `None` once no pattern can start
     /// where the walk started. A match of the walk is one whose length is
     /// the number of bytes walked.
     #[inline(always)]
-    pub(crate) fn next_anchored(&self, state: StateID, byte: u8) -> Option<StateID> {
-        let next = self.nfa.next_state(Anchored::Yes, state, byte);
-        (!self.nfa.is_dead(next)).then_some(next)
+    pub(crate) fn next_anchored(&self, state: StateId, byte: u8) -> Option<StateId> {
+        let class = self.classes[usize::from(byte)];
+        // No edge of the trie leads to the start: a step to it is the start
+        // state's loop, which only an unanchored walk takes.
+        self.follow(&self.repr, state.0 as usize, class)
+            .filter(|&next| next != self.start.0)
+            .map(StateId)
+    }
+
+    /// One step of an unanchored walk: the state of the longest suffix of
+    /// the input so far that is a prefix of a pattern.
+    #[inline(always)]
+    pub(crate) fn next(&self, state: StateId, byte: u8) -> StateId {
+        let repr: &[u32] = &self.repr;
+        let class = self.classes[usize::from(byte)];
+        let mut at = state.0 as usize;
+        loop {
+            // The start state has a target on every class (itself where
+            // no pattern begins): the loop ends there at the latest.
+            if let Some(next) = self.follow(repr, at, class) {
+                return StateId(next);
+            }
+            at = repr[at + 1] as usize;
+        }
+    }
+
+    /// The transition of the state at `at` on `class`, if it has one.
+    #[inline(always)]
+    fn follow(&self, repr: &[u32], at: usize, class: u8) -> Option<u32> {
+        let header = repr[at];
+        let kind = header & 0xFF;
+        if kind == DENSE {
+            let next = repr[at + 2 + usize::from(class)];
+            return (next != FAIL).then_some(next);
+        }
+        if kind == ONE {
+            return (header >> 8 & 0xFF == u32::from(class)).then(|| repr[at + 2]);
+        }
+        let len = kind as usize;
+        let words = len.div_ceil(4);
+        let targets = at + 2 + words;
+        for (i, &word) in repr[at + 2..at + 2 + words].iter().enumerate() {
+            let b = word.to_le_bytes();
+            let j = if b[0] == class {
+                0
+            } else if b[1] == class {
+                1
+            } else if b[2] == class {
+                2
+            } else if b[3] == class {
+                3
+            } else {
+                continue;
+            };
+            return Some(repr[targets + 4 * i + j]);
+        }
+        None
+    }
+
+    /// Whether some pattern occurs in `haystack`.
+    pub(crate) fn occurs_in(&self, haystack: &[u8]) -> bool {
+        let mut state = self.start;
+        haystack.iter().any(|&byte| {
+            state = self.next(state, byte);
+            self.is_match(state)
+        })
     }
 
     #[inline(always)]
-    pub(crate) fn next(&self, state: StateID, byte: u8) -> StateID {
-        self.nfa.next_state(Anchored::No, state, byte)
-    }
-
-    #[inline(always)]
-    pub(crate) fn is_match(&self, state: StateID) -> bool {
-        self.nfa.is_match(state)
+    pub(crate) fn is_match(&self, state: StateId) -> bool {
+        self.repr[state.0 as usize] >> 16 & 0xFF != 0
     }
 
     /// The patterns that end at `state`: (pattern id, pattern length).
-    pub(crate) fn matches(&self, state: StateID) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (0..self.nfa.match_len(state)).map(move |i| {
-            let pid: PatternID = self.nfa.match_pattern(state, i);
-            (pid.as_usize(), self.nfa.pattern_len(pid))
+    pub(crate) fn matches(&self, state: StateId) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let at = state.0 as usize;
+        let header = self.repr[at];
+        let count = (header >> 16 & 0xFF) as usize;
+        let from = at + 2 + transition_words(header, self.classes_len);
+        self.repr[from..from + count].iter().map(|&id| {
+            let id = id as usize;
+            (id, self.lens[id] as usize)
         })
     }
 
@@ -214,22 +189,571 @@ impl Automaton {
     /// starts before what the caller still holds, and the automaton must be
     /// stepped afresh from there.
     #[inline]
-    pub(crate) fn pending(&self, state: StateID, limit: u64) -> Option<u64> {
-        let quick = self
-            .pending_by_id
-            .get(state.as_usize())
-            .copied()
-            .unwrap_or(0);
-        let pending = match quick {
-            u16::MAX => self.long_pending.get(&state).copied().unwrap_or(0),
-            quick => u32::from(quick),
-        };
-        (u64::from(pending) <= limit).then_some(u64::from(pending))
+    pub(crate) fn pending(&self, state: StateId, limit: u64) -> Option<u64> {
+        let pending = u64::from(self.repr[state.0 as usize] >> 24);
+        (pending <= limit).then_some(pending)
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.nfa.memory_usage()
-            + self.pending_by_id.capacity() * 2
-            + self.long_pending.capacity() * 16
+        self.repr.capacity() * 4 + self.lens.capacity() * 4
+    }
+}
+
+/// The byte classes say which bytes begin or go on with a pattern.
+impl Drop for Automaton {
+    fn drop(&mut self) {
+        self.classes.zeroize();
+    }
+}
+
+/// The words of a state's transitions, after its header and failure link.
+fn transition_words(header: u32, classes_len: usize) -> usize {
+    match header & 0xFF {
+        DENSE => classes_len,
+        ONE => 1,
+        len => {
+            let len = len as usize;
+            len.div_ceil(4) + len
+        }
+    }
+}
+
+/// Each byte's class and the number of classes: every byte that some
+/// pattern holds is a class of its own, and each run of bytes between
+/// two of those (that no pattern holds) is one class.
+fn byte_classes(patterns: &[&[u8]]) -> ([u8; 256], usize) {
+    let mut used = [false; 256];
+    for &b in patterns.iter().flat_map(|p| p.iter()) {
+        used[usize::from(b)] = true;
+    }
+    let mut classes = [0u8; 256];
+    let mut class = 0usize;
+    for b in 0..256 {
+        // A used byte starts a class, and so does the byte after it.
+        if b > 0 && (used[b] || used[b - 1]) {
+            class += 1;
+        }
+        classes[b] = class as u8;
+    }
+    (classes, class + 1)
+}
+
+/// A node of the trie as it is built.
+#[derive(Clone, Copy, Default)]
+struct Node {
+    first_child: u32,
+    next_sibling: u32,
+    /// The last pattern that ends here (then `next_match`), plus one.
+    last_match: u32,
+    /// The class of the byte on the edge into it.
+    class: u8,
+}
+
+// The edges' classes spell the patterns: wiped.
+impl zeroize::DefaultIsZeroes for Node {}
+
+const NONE: u32 = u32::MAX;
+const ROOT: u32 = 0;
+
+/// The trie as the patterns are added to it: each node's children in a
+/// list.
+struct Trie {
+    nodes: Wiped<Node>,
+    /// For each pattern, the pattern before it that ends at the same node,
+    /// plus one (0: none).
+    next_match: Vec<u32>,
+    /// The root's children by class: it has many.
+    root_children: Wiped<u32>,
+}
+
+impl Trie {
+    fn new(patterns: &[&[u8]], classes: &[u8; 256]) -> Trie {
+        let bytes: usize = patterns.iter().map(|p| p.len()).sum();
+        let mut nodes = wipe::with_capacity(bytes + 1);
+        nodes.push(Node {
+            first_child: NONE,
+            next_sibling: NONE,
+            ..Node::default()
+        });
+        let mut root_children = wipe::with_capacity(256);
+        root_children.resize(256, NONE);
+        let mut trie = Trie {
+            nodes,
+            next_match: vec![0; patterns.len()],
+            root_children,
+        };
+        for (id, pattern) in patterns.iter().enumerate() {
+            let mut node = ROOT;
+            for &byte in pattern.iter() {
+                let class = classes[usize::from(byte)];
+                node = match trie.child(node, class) {
+                    Some(child) => child,
+                    None => trie.add_child(node, class),
+                };
+            }
+            let last = &mut trie.nodes[node as usize].last_match;
+            trie.next_match[id] = *last;
+            *last = id as u32 + 1;
+        }
+        trie
+    }
+
+    /// The child of `node` on `class`: the newest child first, which is
+    /// the one wanted when the patterns come in the order of their bytes.
+    fn child(&self, node: u32, class: u8) -> Option<u32> {
+        if node == ROOT {
+            let child = self.root_children[usize::from(class)];
+            return (child != NONE).then_some(child);
+        }
+        let mut child = self.nodes[node as usize].first_child;
+        while child != NONE {
+            let c = &self.nodes[child as usize];
+            if c.class == class {
+                return Some(child);
+            }
+            child = c.next_sibling;
+        }
+        None
+    }
+
+    fn add_child(&mut self, parent: u32, class: u8) -> u32 {
+        let id = self.nodes.len() as u32;
+        let first = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            first_child: NONE,
+            next_sibling: first,
+            class,
+            ..Node::default()
+        });
+        self.nodes[parent as usize].first_child = id;
+        if parent == ROOT {
+            self.root_children[usize::from(class)] = id;
+        }
+        id
+    }
+
+    /// The nodes shallowest first (failure links point to shallower nodes),
+    /// each node's children together and in the order of their classes.
+    fn breadth_first(&self) -> Levels {
+        let len = self.nodes.len();
+        let mut node_of = Vec::with_capacity(len);
+        let mut levels = Levels {
+            class: wipe::with_capacity(len),
+            depth: Vec::with_capacity(len),
+            first: Vec::with_capacity(len),
+            count: Vec::with_capacity(len),
+            last_match: Vec::with_capacity(len),
+            root_child: wipe::with_capacity(256),
+        };
+        node_of.push(ROOT);
+        levels.class.push(0);
+        levels.depth.push(0);
+        let mut children = Vec::new();
+        let mut next = 0;
+        while next < node_of.len() {
+            let node = node_of[next];
+            next += 1;
+            children.clear();
+            let mut child = self.nodes[node as usize].first_child;
+            while child != NONE {
+                children.push(child);
+                child = self.nodes[child as usize].next_sibling;
+            }
+            children.sort_unstable_by_key(|&c| self.nodes[c as usize].class);
+            levels.first.push(node_of.len() as u32);
+            levels.count.push(children.len() as u32);
+            levels.last_match.push(self.nodes[node as usize].last_match);
+            let depth = levels.depth[next - 1] + 1;
+            for &c in &children {
+                node_of.push(c);
+                levels.class.push(self.nodes[c as usize].class);
+                levels.depth.push(depth);
+            }
+        }
+        levels.root_child.resize(256, NONE);
+        for i in 0..levels.count[0] {
+            let child = levels.first[0] + i;
+            levels.root_child[usize::from(levels.class[child as usize])] = child;
+        }
+        levels
+    }
+}
+
+/// The trie in breadth-first order: a node is its place in that order, and
+/// a node's children are the `count` nodes from `first`, by class.
+struct Levels {
+    /// The class of the edge into each node.
+    class: Wiped<u8>,
+    depth: Vec<u8>,
+    first: Vec<u32>,
+    count: Vec<u32>,
+    /// As the trie's [`Node::last_match`].
+    last_match: Vec<u32>,
+    /// The root's children by class.
+    root_child: Wiped<u32>,
+}
+
+impl Levels {
+    fn len(&self) -> usize {
+        self.class.len()
+    }
+
+    fn children(&self, node: u32) -> std::ops::Range<u32> {
+        let first = self.first[node as usize];
+        first..first + self.count[node as usize]
+    }
+
+    /// The child of `node` on `class`: children are few but at the
+    /// root's, and together in memory.
+    fn child(&self, node: u32, class: u8) -> Option<u32> {
+        if node == ROOT {
+            let child = self.root_child[usize::from(class)];
+            return (child != NONE).then_some(child);
+        }
+        let children = self.children(node);
+        let classes = &self.class[children.start as usize..children.end as usize];
+        classes
+            .iter()
+            .position(|&c| c == class)
+            .map(|i| children.start + i as u32)
+    }
+
+    /// The patterns that end at `node` itself, newest first.
+    fn own_matches<'a>(&self, trie: &'a Trie, node: u32) -> impl Iterator<Item = u32> + 'a {
+        let mut last = self.last_match[node as usize];
+        std::iter::from_fn(move || {
+            let id = last.checked_sub(1)?;
+            last = trie.next_match[id as usize];
+            Some(id)
+        })
+    }
+
+    /// Each node's failure link, pending length and number of matches.
+    fn link(&self, trie: &Trie) -> (Vec<u32>, Vec<u8>, Vec<u32>) {
+        let len = self.len();
+        let mut fail = vec![ROOT; len];
+        let mut pending = vec![0u8; len];
+        let mut matches = vec![0u32; len];
+        for node in 0..len as u32 {
+            let n = node as usize;
+            let own = self.own_matches(trie, node).count() as u32;
+            let f = fail[n] as usize;
+            if node != ROOT {
+                pending[n] = if self.count[n] > 0 {
+                    self.depth[n]
+                } else {
+                    pending[f]
+                };
+                matches[n] = own + matches[f];
+            } else {
+                matches[n] = own;
+            }
+            assert!(
+                matches[n] as usize <= MOST_MATCHES,
+                "at most 255 patterns end at one position"
+            );
+            // The children's links, from this node's.
+            for child in self.children(node) {
+                let class = self.class[child as usize];
+                fail[child as usize] = if node == ROOT {
+                    ROOT
+                } else {
+                    let mut f = fail[n];
+                    loop {
+                        if let Some(next) = self.child(f, class) {
+                            break next;
+                        }
+                        if f == ROOT {
+                            break ROOT;
+                        }
+                        f = fail[f as usize];
+                    }
+                };
+            }
+        }
+        (fail, pending, matches)
+    }
+
+    /// The automaton's words, the states in breadth-first order, and its
+    /// start.
+    fn lay_out(&self, trie: &Trie, classes_len: usize, dense_children: bool) -> Wiped<u32> {
+        let (fail, pending, matches) = self.link(trie);
+        let kind = |node: usize| {
+            let n = self.count[node] as usize;
+            if node == ROOT as usize || n > MAX_SPARSE || (dense_children && self.depth[node] == 1)
+            {
+                (DENSE, classes_len)
+            } else if n == 1 {
+                (ONE, 1)
+            } else {
+                (n as u32, n.div_ceil(4) + n)
+            }
+        };
+        let mut offset = Vec::with_capacity(self.len());
+        let mut words = 0usize;
+        for (node, &count) in matches.iter().enumerate() {
+            offset.push(u32::try_from(words).expect("an automaton under 16 GiB"));
+            words += 2 + kind(node).1 + count as usize;
+        }
+        let mut repr: Wiped<u32> = wipe::with_capacity(words);
+        let mut own = Vec::new();
+        for node in 0..self.len() {
+            let (kind, _) = kind(node);
+            let children = self.children(node as u32);
+            let class_of = |c: u32| self.class[c as usize];
+            let one_class = if kind == ONE {
+                u32::from(class_of(children.start))
+            } else {
+                0
+            };
+            repr.push(kind | one_class << 8 | matches[node] << 16 | u32::from(pending[node]) << 24);
+            repr.push(offset[fail[node] as usize]);
+            match kind {
+                DENSE => {
+                    // The start state loops to itself where no pattern
+                    // begins, so that an unanchored step ends there.
+                    let missing = if node == ROOT as usize {
+                        offset[node]
+                    } else {
+                        FAIL
+                    };
+                    let from = repr.len();
+                    repr.resize(from + classes_len, missing);
+                    for c in children {
+                        repr[from + usize::from(class_of(c))] = offset[c as usize];
+                    }
+                }
+                ONE => repr.push(offset[children.start as usize]),
+                _ => {
+                    let classes = &self.class[children.start as usize..children.end as usize];
+                    for chunk in classes.chunks(4) {
+                        // A short last word repeats its last class: the
+                        // search finds the first.
+                        let mut bytes = [chunk[chunk.len() - 1]; 4];
+                        bytes[..chunk.len()].copy_from_slice(chunk);
+                        repr.push(u32::from_le_bytes(bytes));
+                    }
+                    repr.extend(children.map(|c| offset[c as usize]));
+                }
+            }
+            // Its own matches in id order, then its failure link's.
+            own.clear();
+            own.extend(self.own_matches(trie, node as u32));
+            own.sort_unstable();
+            repr.extend_from_slice(&own);
+            if node != ROOT as usize {
+                let f = fail[node] as usize;
+                let from = offset[f] as usize;
+                let f_matches = from + 2 + transition_words(repr[from], classes_len);
+                repr.extend_from_within(f_matches..f_matches + matches[f] as usize);
+            }
+        }
+        debug_assert_eq!(repr.len(), words);
+        repr
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aho_corasick::{AhoCorasick, MatchKind};
+
+    /// Every (end, pattern id, length) that the automaton reports, stepped
+    /// over `input` a byte at a time.
+    fn stepped(automaton: &Automaton, input: &[u8]) -> Vec<(usize, usize, usize)> {
+        let mut state = automaton.start();
+        let mut found = Vec::new();
+        for (at, &b) in input.iter().enumerate() {
+            state = automaton.next(state, b);
+            assert_eq!(
+                automaton.is_match(state),
+                automaton.matches(state).next().is_some()
+            );
+            found.extend(automaton.matches(state).map(|(id, len)| (at + 1, id, len)));
+        }
+        found.sort_unstable();
+        found
+    }
+
+    /// The same, by `aho-corasick`'s overlapping search.
+    fn expected(patterns: &[&[u8]], input: &[u8]) -> Vec<(usize, usize, usize)> {
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(patterns)
+            .unwrap();
+        let mut found: Vec<_> = ac
+            .find_overlapping_iter(input)
+            .map(|m| (m.end(), m.pattern().as_usize(), m.len()))
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    /// The longest suffix of `input` that is a proper prefix of a pattern,
+    /// by brute force.
+    fn pending(patterns: &[&[u8]], input: &[u8]) -> usize {
+        (0..=input.len())
+            .rev()
+            .find(|&n| {
+                let suffix = &input[input.len() - n..];
+                patterns
+                    .iter()
+                    .any(|p| p.len() > suffix.len() && p.starts_with(suffix))
+            })
+            .unwrap_or(0)
+    }
+
+    fn random_case(
+        next: &mut impl FnMut() -> u64,
+        alphabet: &[u8],
+        many: bool,
+    ) -> (Vec<Vec<u8>>, Vec<u8>) {
+        let mut pick = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect()
+        };
+        // From 256 patterns on, the start state's children are dense.
+        let count = if many {
+            300
+        } else {
+            1 + pick(1)[0] as usize % 40
+        };
+        let patterns: Vec<Vec<u8>> = (0..count)
+            .map(|_| {
+                let len = 1 + pick(1)[0] as usize % 16;
+                pick(len)
+            })
+            .collect();
+        let input = pick(300);
+        (patterns, input)
+    }
+
+    #[test]
+    fn steps_match_aho_corasick_and_pending_is_the_longest_proper_prefix() {
+        let mut next = crate::engine::xorshift(0xac0);
+        for round in 0..400 {
+            // Small alphabets make patterns overlap, share prefixes and
+            // repeat; the full one makes the start state dense.
+            let alphabet: Vec<u8> = match round % 4 {
+                0 => b"ab".to_vec(),
+                1 => b"abc\r\n".to_vec(),
+                2 => (b'0'..=b'z').collect(),
+                _ => (0..=255).collect(),
+            };
+            let many = round % 5 == 4;
+            let (patterns, mut input) = random_case(&mut next, &alphabet, many);
+            // Plant some patterns in the input.
+            for p in patterns.iter().take(3) {
+                let at = (next() % 250) as usize;
+                input[at..at + p.len()].copy_from_slice(p);
+            }
+            let patterns: Vec<&[u8]> = patterns.iter().map(|p| &p[..]).collect();
+            let automaton = Automaton::new(&patterns);
+            assert_eq!(
+                stepped(&automaton, &input),
+                expected(&patterns, &input),
+                "round {round}"
+            );
+            let mut state = automaton.start();
+            for end in 1..=input.len() {
+                state = automaton.next(state, input[end - 1]);
+                let want = pending(&patterns, &input[..end]) as u64;
+                assert_eq!(
+                    automaton.pending(state, u64::MAX),
+                    Some(want),
+                    "round {round}"
+                );
+                assert_eq!(automaton.pending(state, want), Some(want));
+                if want > 0 {
+                    assert_eq!(automaton.pending(state, want - 1), None);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn anchored_walks_follow_only_the_trie() {
+        let patterns: [&[u8]; 4] = [b"abcd", b"bc", b"abx", b"c"];
+        let automaton = Automaton::new(&patterns);
+        let walk = |input: &[u8]| {
+            let mut state = automaton.anchored_start();
+            let mut found = Vec::new();
+            for (walked, &b) in input.iter().enumerate() {
+                match automaton.next_anchored(state, b) {
+                    Some(next) => state = next,
+                    None => return (found, Some(walked)),
+                }
+                found.extend(
+                    automaton
+                        .matches(state)
+                        .filter(|&(_, len)| len == walked + 1)
+                        .map(|(id, _)| id),
+                );
+            }
+            (found, None)
+        };
+        assert_eq!(walk(b"abcd"), (vec![0], None));
+        assert_eq!(walk(b"abxz"), (vec![2], Some(3)));
+        // "bc" is in "abcd" but does not start where the walk did.
+        assert_eq!(walk(b"bcd"), (vec![1], Some(2)));
+        assert_eq!(walk(b"zzz"), (vec![], Some(0)));
+        // Unanchored, the suffixes' matches are there too.
+        let mut state = automaton.start();
+        for &b in b"abc" {
+            state = automaton.next(state, b);
+        }
+        let mut ids: Vec<usize> = automaton.matches(state).map(|(id, _)| id).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, [1, 3]);
+    }
+
+    #[test]
+    fn identical_patterns_both_match() {
+        let patterns: [&[u8]; 3] = [b"same", b"same", b"ame"];
+        let automaton = Automaton::new(&patterns);
+        assert_eq!(stepped(&automaton, b"xsame"), expected(&patterns, b"xsame"));
+    }
+
+    #[test]
+    fn no_freed_block_keeps_a_pattern_or_a_state() {
+        // The states spell the patterns: after the automaton is built and
+        // dropped, no freed block holds its words (those of its states'
+        // transitions, as the states' offsets and classes make them), nor
+        // the classes.
+        let patterns: Vec<Vec<u8>> = (0..50)
+            .map(|i| format!("sk-live-{i:03}-abcd").into_bytes())
+            .collect();
+        let refs: Vec<&[u8]> = patterns.iter().map(|p| &p[..]).collect();
+        let automaton = Automaton::new(&refs);
+        // The states that spell classes: the header of one with one
+        // transition (its class in it), failure link and target; and the
+        // header, failure link and first class word of a sparse one.
+        let mut needles: Vec<Vec<u8>> = Vec::new();
+        let repr = &automaton.repr;
+        let mut at = 0;
+        while at < repr.len() {
+            let header = repr[at];
+            let words = transition_words(header, automaton.classes_len);
+            if header & 0xFF == ONE || (2..=MAX_SPARSE as u32).contains(&(header & 0xFF)) {
+                let spelled = &repr[at..at + 3];
+                needles.push(spelled.iter().flat_map(|w| w.to_le_bytes()).collect());
+            }
+            at += 2 + words + (header >> 16 & 0xFF) as usize;
+        }
+        needles.sort_unstable();
+        needles.dedup();
+        needles.push(automaton.classes.to_vec());
+        assert!(needles.len() > 100);
+        let found = crate::freed_memory::scanned(needles.clone(), || {
+            drop(std::hint::black_box(automaton.repr.to_vec()));
+        });
+        assert!(!found.is_empty(), "the scan can fail");
+        let found = crate::freed_memory::scanned(needles, || {
+            let again = Automaton::new(&refs);
+            drop(again);
+            drop(automaton);
+        });
+        assert_eq!(found, [], "(freed block size, needle index)");
     }
 }

@@ -8,10 +8,9 @@
 
 use std::collections::VecDeque;
 
-use aho_corasick::automaton::StateID;
-
 use super::Engine;
 use super::append::append;
+use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
 use super::filter::{self, TAIL};
 use super::fragments::{Run, Stretch};
@@ -72,8 +71,8 @@ pub(crate) struct Matcher {
     decided: u64,
     /// Bytes consumed so far.
     end: u64,
-    direct_state: StateID,
-    view_state: StateID,
+    direct_state: StateId,
+    view_state: StateId,
     /// Positions of the CR and LF bytes at or after `decided` (from where
     /// the automata were last started afresh).
     line_breaks: VecDeque<u64>,

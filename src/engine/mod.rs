@@ -29,7 +29,7 @@ use crate::FRAGMENT;
 use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
-use automaton::Automaton;
+pub(crate) use automaton::{Automaton, LONGEST};
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
 use starts::Starts;
@@ -115,8 +115,7 @@ pub(crate) struct Engine {
 }
 
 /// A placeholder is secret too: wiped when the scrubber goes. (What is made
-/// of the values lives in wiped buffers of its own, but for the prefix
-/// automata, which `aho-corasick` frees unwiped: README, "Secrets in
+/// of the values lives in wiped buffers of its own: README, "Secrets in
 /// memory".)
 impl Drop for CompiledSecret {
     fn drop(&mut self) {
