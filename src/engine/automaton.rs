@@ -34,8 +34,10 @@ pub(crate) struct Automaton {
     classes_len: usize,
     /// Each pattern's length, by id.
     lens: Vec<u32>,
-    start: StateId,
 }
+
+/// The start state, laid out first.
+const START: StateId = StateId(0);
 
 const DENSE: u32 = 0xFF;
 const ONE: u32 = 0xFE;
@@ -72,26 +74,22 @@ impl Automaton {
         let trie = Trie::new(patterns, &classes);
         let levels = trie.breadth_first();
         let dense_children = patterns.len() >= DENSE_CHILDREN_FROM;
-        let repr = levels.lay_out(&trie, classes_len, dense_children);
-        // The start state is laid out first.
-        let start = StateId(0);
         Automaton {
-            repr,
+            repr: levels.lay_out(&trie, classes_len, dense_children),
             classes,
             classes_len,
             lens: patterns.iter().map(|p| p.len() as u32).collect(),
-            start,
         }
     }
 
     /// The start of an unanchored walk: the empty input.
     pub(crate) fn start(&self) -> StateId {
-        self.start
+        START
     }
 
     /// The start of an anchored walk: patterns that start where it starts.
     pub(crate) fn anchored_start(&self) -> StateId {
-        self.start
+        START
     }
 
     /// One step of an anchored walk; `None` once no pattern can start
@@ -102,8 +100,8 @@ impl Automaton {
         let class = self.classes[usize::from(byte)];
         // No edge of the trie leads to the start: a step to it is the start
         // state's loop, which only an unanchored walk takes.
-        self.follow(&self.repr, state.0 as usize, class)
-            .filter(|&next| next != self.start.0)
+        follow(&self.repr, state.0 as usize, class)
+            .filter(|&next| next != START.0)
             .map(StateId)
     }
 
@@ -117,49 +115,16 @@ impl Automaton {
         loop {
             // The start state has a target on every class (itself where
             // no pattern begins): the loop ends there at the latest.
-            if let Some(next) = self.follow(repr, at, class) {
+            if let Some(next) = follow(repr, at, class) {
                 return StateId(next);
             }
             at = repr[at + 1] as usize;
         }
     }
 
-    /// The transition of the state at `at` on `class`, if it has one.
-    #[inline(always)]
-    fn follow(&self, repr: &[u32], at: usize, class: u8) -> Option<u32> {
-        let header = repr[at];
-        let kind = header & 0xFF;
-        if kind == DENSE {
-            let next = repr[at + 2 + usize::from(class)];
-            return (next != FAIL).then_some(next);
-        }
-        if kind == ONE {
-            return (header >> 8 & 0xFF == u32::from(class)).then(|| repr[at + 2]);
-        }
-        let len = kind as usize;
-        let words = len.div_ceil(4);
-        let targets = at + 2 + words;
-        for (i, &word) in repr[at + 2..at + 2 + words].iter().enumerate() {
-            let b = word.to_le_bytes();
-            let j = if b[0] == class {
-                0
-            } else if b[1] == class {
-                1
-            } else if b[2] == class {
-                2
-            } else if b[3] == class {
-                3
-            } else {
-                continue;
-            };
-            return Some(repr[targets + 4 * i + j]);
-        }
-        None
-    }
-
     /// Whether some pattern occurs in `haystack`.
     pub(crate) fn occurs_in(&self, haystack: &[u8]) -> bool {
-        let mut state = self.start;
+        let mut state = START;
         haystack.iter().any(|&byte| {
             state = self.next(state, byte);
             self.is_match(state)
@@ -197,6 +162,39 @@ impl Automaton {
     pub(crate) fn memory_usage(&self) -> usize {
         self.repr.capacity() * 4 + self.lens.capacity() * 4
     }
+}
+
+/// The transition of the state at `at` on `class`, if it has one.
+#[inline(always)]
+fn follow(repr: &[u32], at: usize, class: u8) -> Option<u32> {
+    let header = repr[at];
+    let kind = header & 0xFF;
+    if kind == DENSE {
+        let next = repr[at + 2 + usize::from(class)];
+        return (next != FAIL).then_some(next);
+    }
+    if kind == ONE {
+        return (header >> 8 & 0xFF == u32::from(class)).then(|| repr[at + 2]);
+    }
+    let len = kind as usize;
+    let words = len.div_ceil(4);
+    let targets = at + 2 + words;
+    for (i, &word) in repr[at + 2..at + 2 + words].iter().enumerate() {
+        let b = word.to_le_bytes();
+        let j = if b[0] == class {
+            0
+        } else if b[1] == class {
+            1
+        } else if b[2] == class {
+            2
+        } else if b[3] == class {
+            3
+        } else {
+            continue;
+        };
+        return Some(repr[targets + 4 * i + j]);
+    }
+    None
 }
 
 /// The byte classes say which bytes begin or go on with a pattern.
