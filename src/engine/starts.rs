@@ -88,10 +88,34 @@ impl Starts {
     }
 }
 
+/// Which bytes begin the patterns says something of each value's first
+/// byte: wiped.
+impl Drop for Starts {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.first_bytes);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::seeds::gram;
+
+    #[test]
+    fn no_freed_block_keeps_the_first_bytes() {
+        let firsts: [&[u8]; 3] = [b"LS0tLS1C", b"2d2d2d2d", b"-----BEG"];
+        let starts = Box::new(Starts::new(firsts.into_iter()));
+        let table: Vec<u8> = starts
+            .first_bytes
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        // The scan can fail: a copy of the table, dropped, is found.
+        let found = crate::freed_memory::scanned(vec![table.clone()], || drop(table.clone()));
+        assert!(!found.is_empty());
+        let found = crate::freed_memory::scanned(vec![table], || drop(starts));
+        assert_eq!(found, [], "(freed block size, needle index)");
+    }
 
     #[test]
     fn holds_every_first_gram_and_rules_out_other_first_bytes() {
