@@ -15,6 +15,7 @@ use super::candidates::{Candidate, Candidates};
 use super::filter::{self, TAIL};
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
+use super::prefetch::prefetch;
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
@@ -32,6 +33,24 @@ const FILTER_FROM: usize = 48;
 /// keeps the cost of a push linear in its length and below that of
 /// stepping it.
 const HELD_PER_NEW: usize = 16;
+
+/// A push of so many bytes asks for the lines of the caller's output that
+/// it will write (see [`prefetch_room`]): for fewer the asking cost about
+/// what it saved, and more are written long after they are asked for
+/// (64 KiB pushes 0.95 x).
+const PREFETCH_OUT: std::ops::Range<usize> = 1024..16 * 1024;
+
+/// Asks for the lines of `out`'s room after its end, up to `len` bytes of
+/// it: a push writes about as many bytes as it brings there, when its scan
+/// is done. Where that room is not in the cache (a large output written
+/// once), each line's write waited on memory after the scan; asked for
+/// first, it arrives during the scan: 4 KiB pushes 1.02 to 1.11 x.
+fn prefetch_room(out: &mut Vec<u8>, len: usize) {
+    let room = out.spare_capacity_mut();
+    for line in (0..room.len().min(len)).step_by(64) {
+        prefetch(&room[line]);
+    }
+}
 
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
 /// or before the first undecided byte, and `bytes` runs to the end of the
@@ -136,6 +155,9 @@ impl Matcher {
     /// before [`Matcher::decided`]; `data` runs to the end of the input.
     pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let mut done = (self.end - base) as usize;
+        if !self.read_ahead && PREFETCH_OUT.contains(&(data.len() - done)) {
+            prefetch_room(out, data.len() - done);
+        }
         while done < data.len() {
             let stop = (done + BLOCK).min(data.len());
             let input = Input {
