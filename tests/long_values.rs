@@ -334,6 +334,17 @@ fn values_of_large_bloom_filters() {
     check_set(&mut rng, &secrets, 3400, "values of large Bloom filters");
 }
 
+/// Enough long values that the filter's union of grams is past the
+/// second-level cache (1 MiB: from about 262,000 grams) and a smaller set
+/// of the same grams is tested first (`direct_first` in `engine/mod.rs`),
+/// through the reference and every chunking check.
+#[test]
+fn values_of_a_two_level_filter() {
+    let mut rng = Rng::new(808);
+    let secrets = pem_keys(&mut rng, 96);
+    check_set(&mut rng, &secrets, 3400, "values of a two-level filter");
+}
+
 /// `count` PEM-sized keys sharing their header and footer, their bodies
 /// random letters.
 fn pem_keys(rng: &mut Rng, count: usize) -> Vec<RefSecret> {

@@ -196,7 +196,8 @@ fn first_selective_start(
 /// does not begin each filter waiting on memory.
 pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8]) {
     let any = &engine.direct_any;
-    if any.is_large() {
+    // Where a smaller set is tested first, it is in the cache.
+    if any.is_large() && engine.direct_first.is_none() {
         prefetch_batch(input, 0, engine.direct_seeds.stride, |w| any.prefetch(w));
     }
     let view = &engine.view_seeds;
@@ -291,13 +292,7 @@ fn filter_direct(
     }
     let mut verifier = Verifier::new(false);
     let any = &engine.direct_any;
-    let prefetch = |w| any.prefetch(w);
-    let test = |w| any.may_pass_first(w);
-    let ask = Ahead {
-        bitmap: any.is_large(),
-        input: read_ahead,
-    };
-    for_each_passing(input, index.stride, ask, prefetch, test, |at| {
+    let look = |at: usize| {
         let word = gram(&input[at..]);
         if !any.may_hold(word) {
             return ControlFlow::Continue(());
@@ -328,7 +323,19 @@ fn filter_direct(
             }
         }
         ControlFlow::Continue(())
-    });
+    };
+    let stride = index.stride;
+    if let Some(first) = &engine.direct_first {
+        let test = |w| first.may_pass_first(w);
+        for_each_passing_twice(input, stride, read_ahead, test, |w| any.prefetch(w), look);
+    } else {
+        let ask = Ahead {
+            bitmap: any.is_large(),
+            input: read_ahead,
+        };
+        let test = |w| any.may_pass_first(w);
+        for_each_passing(input, stride, ask, |w| any.prefetch(w), test, look);
+    }
     at_end
 }
 
@@ -403,19 +410,78 @@ fn for_each_passing(
         if samples == 0 {
             return;
         }
-        let mut passed = first_bits(&input[batch..], samples, stride, &test);
-        while passed != 0 {
-            let at = batch + passed.trailing_zeros() as usize * stride;
-            passed &= passed - 1;
-            if look(at).is_break() {
-                return;
-            }
+        let passed = first_bits(&input[batch..], samples, stride, &test);
+        if look_at_each(passed, batch, stride, &mut look).is_break() {
+            return;
         }
         if samples < BATCH {
             return;
         }
         batch += BATCH * stride;
     }
+}
+
+/// [`for_each_passing`] where the samples are tested against a smaller
+/// set first (one in the cache) and `look` tests the larger: what `look`
+/// reads there for the samples of a batch that pass is asked for with
+/// `prefetch` as soon as they are known, and they are looked at after the
+/// next batch's test, so that those reads overlap it, where each waited
+/// on memory in turn.
+#[inline(always)]
+fn for_each_passing_twice(
+    input: &[u8],
+    stride: usize,
+    read_ahead: bool,
+    test: impl Fn(u64) -> bool,
+    prefetch: impl Fn(u64),
+    mut look: impl FnMut(usize) -> ControlFlow<()>,
+) {
+    let mut batch = 0;
+    // The samples of the batch before that passed, and where it starts.
+    let mut waiting = (0, 0);
+    loop {
+        if read_ahead {
+            prefetch_input(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
+        }
+        let samples = batch_len(input, batch, stride);
+        let passed = match samples {
+            0 => 0,
+            _ => first_bits(&input[batch..], samples, stride, &test),
+        };
+        let mut asked = passed;
+        while asked != 0 {
+            prefetch(gram(
+                &input[batch + asked.trailing_zeros() as usize * stride..],
+            ));
+            asked &= asked - 1;
+        }
+        let (before, from) = std::mem::replace(&mut waiting, (passed, batch));
+        if look_at_each(before, from, stride, &mut look).is_break() {
+            return;
+        }
+        if samples < BATCH {
+            let _ = look_at_each(passed, batch, stride, &mut look);
+            return;
+        }
+        batch += BATCH * stride;
+    }
+}
+
+/// `look` at each sample whose bit is set in `passed` (of the batch at
+/// `from`), in order, until it says to stop.
+#[inline(always)]
+fn look_at_each(
+    mut passed: u32,
+    from: usize,
+    stride: usize,
+    look: &mut impl FnMut(usize) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    while passed != 0 {
+        let at = from + passed.trailing_zeros() as usize * stride;
+        passed &= passed - 1;
+        look(at)?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// A bit for each of the first `samples` samples of `input`, every

@@ -230,12 +230,20 @@ const LARGE: usize = 1 << 22;
 impl GramSet {
     /// Every gram of every value (32 bits a gram).
     pub(crate) fn new<'a>(values: impl Iterator<Item = &'a [u8]> + Clone) -> GramSet {
+        GramSet::of_grams(values, 32)
+    }
+
+    /// Every gram of every value, with `bits_per_gram` bits of room each.
+    pub(crate) fn of_grams<'a>(
+        values: impl Iterator<Item = &'a [u8]> + Clone,
+        bits_per_gram: usize,
+    ) -> GramSet {
         let grams: usize = values
             .clone()
             .map(|v| v.len().saturating_sub(GRAM - 1))
             .sum();
         let words = values.flat_map(|v| v.windows(GRAM).map(gram));
-        GramSet::of_keys(grams, 32, words)
+        GramSet::of_keys(grams, bits_per_gram, words)
     }
 
     /// A set of `count` keys (any 64-bit numbers, grams or not), with
