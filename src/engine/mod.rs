@@ -312,8 +312,8 @@ mod tests {
                 assert!(first.may_pass_first(gram(window)));
             }
         }
+        let sampled = engine.direct_seeds.stride + GRAM - 1;
         for pattern in engine.direct_table.patterns() {
-            let sampled = engine.direct_seeds.stride + GRAM - 1;
             for window in pattern[..sampled.min(pattern.len())].windows(GRAM) {
                 assert!(first.may_pass_first(gram(window)));
             }
