@@ -16,27 +16,57 @@ pub struct Name {
 
 /// The names of `secrets`, in index order.
 pub fn names(secrets: &[Secret]) -> Vec<Name> {
-    // Longer placeholders cannot be in a name; no prefilter, which would keep
-    // copies of them.
-    let placeholders = secrets
-        .iter()
-        .filter_map(|s| s.placeholder.as_deref())
-        .filter(|p| !p.is_empty() && p.len() <= slicc_scrub::MAX_NAME);
-    let holds = aho_corasick::AhoCorasick::builder()
-        .prefilter(false)
-        .build(placeholders)
-        .ok();
+    let placeholders = Placeholders::of(secrets);
     secrets
         .iter()
         .enumerate()
         .map(|(index, s)| Name {
             name: s.name.clone(),
-            shown: match &holds {
-                Some(holds) if !holds.is_match(&s.name) => s.name.clone(),
-                _ => format!("#{index}"),
+            shown: if placeholders.any_in(s.name.as_bytes()) {
+                format!("#{index}")
+            } else {
+                s.name.clone()
             },
         })
         .collect()
+}
+
+/// The placeholders that fit in a name, by length, each list sorted: a
+/// name's windows of each length are looked up by binary search. Only
+/// borrowed slices: no copy of a placeholder, no hash of one (an automaton
+/// over them, as this was, kept copies that nothing wiped).
+struct Placeholders<'a> {
+    /// (length, the placeholders of that length, sorted and distinct).
+    by_length: Vec<(usize, Vec<&'a [u8]>)>,
+}
+
+impl<'a> Placeholders<'a> {
+    fn of(secrets: &'a [Secret]) -> Placeholders<'a> {
+        // Longer placeholders cannot be in a name.
+        let mut all: Vec<&[u8]> = secrets
+            .iter()
+            .filter_map(|s| s.placeholder.as_deref())
+            .filter(|p| !p.is_empty() && p.len() <= slicc_scrub::MAX_NAME)
+            .collect();
+        all.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+        all.dedup();
+        let mut by_length: Vec<(usize, Vec<&[u8]>)> = Vec::new();
+        for p in all {
+            match by_length.last_mut() {
+                Some((len, list)) if *len == p.len() => list.push(p),
+                _ => by_length.push((p.len(), vec![p])),
+            }
+        }
+        Placeholders { by_length }
+    }
+
+    /// Whether `name` holds any of the placeholders.
+    fn any_in(&self, name: &[u8]) -> bool {
+        self.by_length.iter().any(|(len, list)| {
+            name.windows(*len)
+                .any(|window| list.binary_search(&window).is_ok())
+        })
+    }
 }
 
 /// The hits of several streams over the same secrets, summed per secret and
@@ -77,5 +107,39 @@ pub fn print(hits: &[Hit]) {
             "slicc-scrub: hit {} {} {}",
             hit.name, hit.form, hit.count
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secret(name: &str, placeholder: Option<&str>) -> Secret {
+        let mut s = Secret::new(name, format!("value-of-{name}-0123456789"));
+        s.placeholder = placeholder.map(|p| p.as_bytes().to_vec());
+        s
+    }
+
+    #[test]
+    fn a_name_is_shown_by_index_only_where_it_holds_a_placeholder() {
+        let secrets = [
+            secret("TOKEN", Some("fnox_7")),
+            secret("KEY_fnox_7", Some("<k>")),
+            secret("fnox_", Some("fnox_77")),
+            secret("A_<k>", None),
+            secret("PLAIN", Some("")),
+            secret("fnox_77_B", Some("fnox_7")),
+        ];
+        let shown: Vec<String> = names(&secrets).into_iter().map(|n| n.shown).collect();
+        assert_eq!(shown, ["TOKEN", "#1", "fnox_", "#3", "PLAIN", "#5"]);
+    }
+
+    #[test]
+    fn without_placeholders_every_name_is_shown() {
+        let secrets = [secret("A", None), secret("B", None)];
+        let names = names(&secrets);
+        assert_eq!(names[0].shown, "A");
+        assert_eq!(names[1].shown, "B");
+        assert_eq!(names[1].name, "B");
     }
 }
