@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 
 use super::Engine;
 use super::candidates::Candidates;
+use super::end_breaks::EndBreaks;
 use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
@@ -30,10 +31,18 @@ const fn max(a: usize, b: usize) -> usize {
 }
 
 /// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
-/// it when it has fewer).
-pub(super) fn tail_start(input: &[u8]) -> usize {
-    // Every push asks: from line break to line break backwards, within the
-    // view bytes still wanted.
+/// it when it has fewer). `breaks` are those of `input`.
+pub(super) fn tail_start(input: &[u8], breaks: &EndBreaks) -> usize {
+    breaks
+        .view_start(TAIL)
+        .unwrap_or_else(|| tail_start_searched(input))
+}
+
+/// [`tail_start`] where more than 25 of the last 64 bytes are CR or LF.
+#[cold]
+fn tail_start_searched(input: &[u8]) -> usize {
+    // From line break to line break backwards, within the view bytes still
+    // wanted.
     let (mut from, mut view) = (input.len(), 0);
     loop {
         let want = TAIL - view;
@@ -66,7 +75,12 @@ pub(super) fn tail_start(input: &[u8]) -> usize {
 /// more for the last gram, which most often rules out every window prefix,
 /// and one for each of the last 7 bytes (`short.rs`): in a large set each
 /// probe is a cache miss, so all are asked for first.
-pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize {
+pub(super) fn stepper_start(
+    engine: &Engine,
+    input: &[u8],
+    tail: usize,
+    breaks: &EndBreaks,
+) -> usize {
     let len = input.len();
     // Positions before `words` have 8 bytes.
     let words = len.saturating_sub(GRAM - 1).max(tail);
@@ -85,8 +99,10 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
             engine.value_grams.prefetch(gram(w));
         }
     }
-    for at in words..len {
-        engine.short_starts.prefetch_end(input, at);
+    if engine.short_starts.is_large() {
+        for at in words..len {
+            engine.short_starts.prefetch_end(input, at);
+        }
     }
     let last_gram = gram_at(input, len.wrapping_sub(GRAM));
     let window_prefixes = match last_gram {
@@ -94,13 +110,11 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
         // No window's prefix of 8 bytes or more is open at the end.
         _ => usize::MAX,
     };
-    let next_break =
-        |from: usize| memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(len, |i| from + i);
-    // Whether a pattern's first gram, or (within the last 15 bytes) a
-    // window's proper prefix, may start at `at`, where `word` starts.
-    let may_start = |at: usize, word: u64| {
-        engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
+    let next_break = |from: usize| match breaks.covers(from) {
+        true => breaks.next(from),
+        false => memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(len, |i| from + i),
     };
+    let may_start = |at: usize, word: u64| may_start(engine, window_prefixes, at, word);
     // The first CR or LF at or after `at`.
     let mut line_break = next_break(tail);
     let mut at = tail;
@@ -145,13 +159,23 @@ pub(super) fn stepper_start(engine: &Engine, input: &[u8], tail: usize) -> usize
     // bytes to the end begin a pattern or a window. Before a CR or LF among
     // them the view's bytes are not the input's: there any byte that is no
     // CR or LF could start one.
-    let last_break = memchr::memrchr2(b'\r', b'\n', &input[words..]).map(|i| words + i);
+    // `words` is at most 7 bytes before the end: among the covered bytes.
+    let last_break = breaks.last_from(words);
     (words..len)
         .find(|&at| match last_break {
             Some(line_break) if at <= line_break => !is_break(input[at]),
             _ => engine.short_starts.may_start_end(input, at),
         })
         .unwrap_or(len)
+}
+
+/// Whether a pattern's first gram, or (from `window_prefixes` on: within
+/// the last 15 bytes) a window's proper prefix, may start at `at`, where
+/// `word` starts. A function, not only a closure, so that it is inlined
+/// wherever it is called.
+#[inline(always)]
+fn may_start(engine: &Engine, window_prefixes: usize, at: usize, word: u64) -> bool {
+    engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
 }
 
 /// The first of the positions `range` of `input` (each with 8 bytes from
@@ -1026,26 +1050,30 @@ mod tests {
 
     fn starts_as_defined(engine: &Engine) {
         let mut next = crate::engine::xorshift(0x5eed_u64);
-        // Text with line breaks often, and now and then the start of a
-        // pattern (raw, base64 and hex of a value) so that some positions
-        // could start one.
-        let pieces: [&[u8]; 6] = [
+        // Text with line breaks often (now and then many in a row), and now
+        // and then the start of a pattern (raw, base64 and hex of a value)
+        // so that some positions could start one.
+        let pieces: [&[u8]; 7] = [
             b"\n",
             b"\r\n",
             b"correct ",
             b"Y29ycmVjdCBo",
             b"746f6b5f",
             b"tok_0123",
+            // More line breaks than the last 64 bytes' bits cover a tail in.
+            b"\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n",
         ];
         for _ in 0..3000 {
             let len = (next() % 160) as usize;
             let input = text_of(&mut next, len, &pieces, 8);
-            let tail = tail_start(&input);
+            let breaks = EndBreaks::of(&input);
+            let tail = tail_start(&input, &breaks);
             assert_eq!(tail, tail_plainly(&input), "tail of {input:?}");
             let expected = (tail..input.len())
                 .find(|&at| could_start_open(engine, &input, at))
                 .unwrap_or(input.len());
-            assert_eq!(stepper_start(engine, &input, tail), expected, "{input:?}");
+            let start = stepper_start(engine, &input, tail, &breaks);
+            assert_eq!(start, expected, "{input:?}");
         }
     }
 }

@@ -12,6 +12,7 @@ use super::Engine;
 use super::append::append;
 use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
+use super::end_breaks::EndBreaks;
 use super::filter::{self, TAIL};
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
@@ -169,7 +170,10 @@ impl Matcher {
             // new ones hold its tail, else all of them (see HELD_PER_NEW).
             let held = done - input.index(self.decided);
             let new = stop - done;
-            let tail_in_new = || filter::tail_start(&input.bytes[done..]) > 0;
+            let tail_in_new = || {
+                let new = &input.bytes[done..];
+                filter::tail_start(new, &EndBreaks::of(new)) > 0
+            };
             if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
                 self.scan_filtered(engine, input);
             } else {
@@ -264,14 +268,17 @@ impl Matcher {
         filter::prefetch_first_batches(engine, open);
         // The stepper starts where something could still be open at the end;
         // the filter hands it what started before.
-        let from = filter::stepper_start(engine, open, filter::tail_start(open));
+        let breaks = EndBreaks::of(open);
+        let tail = filter::tail_start(open, &breaks);
+        let from = filter::stepper_start(engine, open, tail, &breaks);
         // Filtered again from where a prefix could have been in progress
         // (fewer than 16 bytes or view bytes before the end): whatever
         // starts there is found again, and nothing that starts before is
         // unknown but the opens and the run. When the tail reaches into
         // what is held, the opens are past it: all is filtered again.
         let again = if from >= held && held > TAIL {
-            filter::tail_start(&open[..held])
+            let before = &open[..held];
+            filter::tail_start(before, &EndBreaks::of(before))
         } else {
             0
         };

@@ -7,6 +7,7 @@
 pub(crate) mod append;
 mod automaton;
 mod candidates;
+mod end_breaks;
 mod filter;
 mod fragments;
 mod hash;

@@ -82,6 +82,12 @@ impl ShortStarts {
     pub(crate) fn memory_usage(&self) -> usize {
         self.set.memory_usage()
     }
+
+    /// Whether the set is too large to stay in the cache (see
+    /// [`GramSet::is_large`]): only then are its probes asked for ahead.
+    pub(crate) fn is_large(&self) -> bool {
+        self.set.is_large()
+    }
 }
 
 /// [`key_of_word`] of `bytes` (fewer than 8).
