@@ -171,8 +171,8 @@ impl Matcher {
             let held = done - input.index(self.decided);
             let new = stop - done;
             let tail_in_new = || {
-                let new = &input.bytes[done..];
-                filter::tail_start(new, &EndBreaks::of(new)) > 0
+                let new_bytes = &input.bytes[done..];
+                filter::tail_start(new_bytes, &EndBreaks::of(new_bytes)) > 0
             };
             if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
                 self.scan_filtered(engine, input);
