@@ -193,7 +193,7 @@ fn check_set(rng: &mut Rng, secrets: &[RefSecret], value: usize, name: &str) {
 /// Keys of a few services, each a header and a random rest (as `ghp_…`,
 /// `sk-proj-…`): their hex and base64 share the automata's whole bounded
 /// prefix across hundreds of patterns, of which the filter verifies only
-/// those that go on with the input's next byte.
+/// those that agree with the input's next bytes (up to 8).
 #[test]
 fn keys_sharing_a_header() {
     let mut rng = Rng::new(805);

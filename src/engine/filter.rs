@@ -650,8 +650,10 @@ fn direct_at(
             if let (Some(exact), _) = table.prefix(id) {
                 offer_direct(engine, candidates, exact, base + start as u64, len as u64);
             }
-            // Only those that go on with the next byte can match or be open.
-            for &id in table.longer_with(id, input.get(start + len).copied()) {
+            // Only those that go on with the next bytes can match or be
+            // open.
+            let after = input.get(start + len..).unwrap_or_default();
+            for id in table.longer_going_on(id, &after[..after.len().min(GRAM)]) {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
                     Outcome::Full => {
@@ -820,10 +822,10 @@ impl ViewPass<'_> {
                     let span = (pos - start) as u64;
                     offer_view(engine, candidates, exact, self.base + start as u64, span);
                 }
-                // Only those that go on with the next view byte can match
+                // Only those that go on with the next view bytes can match
                 // or be open.
-                let next = input[pos..].iter().copied().find(|&b| !is_break(b));
-                for &id in table.longer_with(id, next) {
+                let (after, count) = view_bytes_after(input, pos);
+                for id in table.longer_going_on(id, &after[..count]) {
                     let reach = self
                         .verifier
                         .verify(table, id, input, view_start, PREFIX, pos);
@@ -858,6 +860,23 @@ impl ViewPass<'_> {
             .after_tail
             .get_or_insert_with(|| view_len(&input[tail..]) as usize)
     }
+}
+
+/// Up to 8 view bytes of `input` from `at` on (fewer where it ends), and
+/// how many.
+fn view_bytes_after(input: &[u8], at: usize) -> ([u8; GRAM], usize) {
+    let mut after = [0; GRAM];
+    let mut count = 0;
+    for &b in &input[at..] {
+        if count == GRAM {
+            break;
+        }
+        if !is_break(b) {
+            after[count] = b;
+            count += 1;
+        }
+    }
+    (after, count)
 }
 
 enum Walk {

@@ -90,6 +90,10 @@ pub(crate) struct Table {
     longer: Wiped<u32>,
     /// That byte of each of `longer` (wiped: pattern bytes).
     longer_next: Wiped<u8>,
+    /// And the 7 bytes after it (fewer where the pattern ends, the rest
+    /// zero), with in the top byte how many bytes past the prefix they and
+    /// `longer_next` describe (1 to 8): see [`Table::longer_going_on`].
+    longer_rest: Wiped<u64>,
 }
 
 impl Table {
@@ -133,25 +137,49 @@ impl Table {
         )
     }
 
-    /// The longer patterns of prefix `id` that can still match where the
-    /// prefix is followed by `next`: those whose byte after the prefix is
-    /// `next`, or all of them where the input ends after the prefix (each
-    /// may be open). Keys of one service share a header, and at 10,000 of
-    /// them thousands of patterns share a prefix, where one or two go on
-    /// with the input.
+    /// The longer patterns of prefix `id` that agree with `after`, the
+    /// input's bytes after the prefix (up to 8 of them; fewer where the
+    /// input ends, none when it ends after the prefix: then every one, each
+    /// may be open), on as many bytes as both have. Where thousands of
+    /// patterns share a prefix and its next byte (the hex of `sk-proj-`
+    /// keys is 16 bytes, and the next hex digit is one of five), most are
+    /// ruled out here, in one array read in order, where each cost a
+    /// verification that waits on its pattern's bytes: `bytes` 1.07 to
+    /// 1.17 x at 10,000 tokens, where only the next byte was compared.
     #[inline]
-    pub(crate) fn longer_with(&self, id: usize, next: Option<u8>) -> &[u32] {
+    pub(crate) fn longer_going_on<'a>(
+        &'a self,
+        id: usize,
+        after: &[u8],
+    ) -> impl Iterator<Item = u32> + 'a {
         let (from, to) = (
             self.longer_from[id] as usize,
             self.longer_from[id + 1] as usize,
         );
-        let Some(next) = next else {
-            return &self.longer[from..to];
+        let avail = after.len().min(8);
+        let (from, to) = match after.first() {
+            None => (from, to),
+            Some(&next) => {
+                let nexts = &self.longer_next[from..to];
+                let low = nexts.partition_point(|&b| b < next);
+                let high = low + nexts[low..].partition_point(|&b| b == next);
+                (from + low, from + high)
+            }
         };
-        let nexts = &self.longer_next[from..to];
-        let low = nexts.partition_point(|&b| b < next);
-        let high = low + nexts[low..].partition_point(|&b| b == next);
-        &self.longer[from + low..from + high]
+        // The bytes after the first, as the entries keep them.
+        let mut bytes = [0u8; 8];
+        bytes[..avail.saturating_sub(1)].copy_from_slice(&after[1.min(avail)..avail]);
+        let after_rest = u64::from_le_bytes(bytes);
+        (from..to)
+            .filter(move |&i| {
+                let rest = self.longer_rest[i];
+                let described = (rest >> 56) as usize;
+                // Bytes past the first that both have (at most 7).
+                let both = avail.min(described).saturating_sub(1);
+                let mask = (1u64 << (8 * both)) - 1;
+                (after_rest ^ rest) & mask == 0
+            })
+            .map(|i| self.longer[i])
     }
 
     /// The prefixes for the automaton, by prefix id: slices of the table.
@@ -176,6 +204,7 @@ impl Table {
             + self.longer_from.capacity() * 4
             + self.longer.capacity() * 4
             + self.longer_next.capacity()
+            + self.longer_rest.capacity() * 8
     }
 }
 
@@ -306,6 +335,8 @@ impl TableBuilder {
         }
         let mut longer_next = wipe::with_capacity(longer.len());
         longer_next.extend(longer.iter().map(|&id| next(id)));
+        let mut longer_rest = wipe::with_capacity(longer.len());
+        longer_rest.extend(longer.iter().map(|&id| rest_of(&pattern(id)[PREFIX..])));
         let periods = spans
             .iter()
             .map(|&(from, to)| {
@@ -324,8 +355,19 @@ impl TableBuilder {
             longer_from,
             longer,
             longer_next,
+            longer_rest,
         }
     }
+}
+
+/// The entry of [`Table::longer_rest`] of a pattern whose bytes past the
+/// prefix are `tail` (at least one).
+fn rest_of(tail: &[u8]) -> u64 {
+    let described = tail.len().min(8);
+    let mut rest = [0u8; 8];
+    rest[..described - 1].copy_from_slice(&tail[1..described]);
+    rest[7] = described as u8;
+    u64::from_le_bytes(rest)
 }
 
 /// The first 8 bytes of `bytes` (zeros after its end) as a number that
@@ -379,16 +421,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn longer_with_gives_the_patterns_that_go_on_with_that_byte() {
+    fn longer_going_on_gives_the_patterns_that_agree_with_the_input() {
         // Patterns that share a prefix (a header's hex), some of which
-        // share the byte after it too, one exact prefix, and others.
+        // share the bytes after it too, of every length past it from 1 to
+        // 12, one exact prefix, and others.
         let header = b"736b2d70726f6a2d";
-        let tails: [&[u8]; 6] = [b"41", b"4142", b"42", b"41", b"30", b""];
+        let mut next = crate::engine::xorshift(0x10e9);
+        let mut tails: Vec<Vec<u8>> = vec![b"".to_vec(), b"41".to_vec(), b"41".to_vec()];
+        for _ in 0..300 {
+            let len = 1 + (next() % 12) as usize;
+            tails.push((0..len).map(|_| b"0123"[(next() % 4) as usize]).collect());
+        }
         let mut builder = TableBuilder::new();
         for (secret, tail) in tails.iter().enumerate() {
             builder.add(&[&header[..], tail].concat(), Form::Hex, secret as u32);
         }
-        builder.add(b"somethingelse_entirely", Form::Hex, 9);
+        builder.add(b"somethingelse_entirely", Form::Hex, 9999);
         let table = builder.finish();
         let prefix = (0..table.exact.len())
             .find(|&p| {
@@ -399,20 +447,35 @@ mod tests {
             })
             .expect("the header is a prefix");
         let (_, longer) = table.prefix(prefix);
-        assert_eq!(longer.len(), 4, "the repeated tail is one pattern");
-        for next in 0..=255u8 {
+        let distinct: std::collections::HashSet<&Vec<u8>> =
+            tails.iter().filter(|t| !t.is_empty()).collect();
+        assert_eq!(
+            longer.len(),
+            distinct.len(),
+            "a repeated tail is one pattern"
+        );
+        // Inputs after the prefix of every length up to 10, of the same
+        // digits (so that many agree), and the input's end right after it.
+        for round in 0..3000 {
+            let len = round % 11;
+            let input: Vec<u8> = (0..len).map(|_| b"0123"[(next() % 4) as usize]).collect();
+            let after = &input[..len.min(8)];
             let mut want: Vec<u32> = longer
                 .iter()
                 .copied()
-                .filter(|&id| table.pattern(id)[PREFIX] == next)
+                .filter(|&id| {
+                    let tail = &table.pattern(id)[PREFIX..];
+                    let both = tail.len().min(after.len());
+                    tail[..both] == after[..both]
+                })
                 .collect();
             want.sort_unstable();
-            let mut got = table.longer_with(prefix, Some(next)).to_vec();
+            let mut got: Vec<u32> = table.longer_going_on(prefix, after).collect();
             got.sort_unstable();
-            assert_eq!(got, want, "next byte {next}");
+            assert_eq!(got, want, "after {after:?}");
         }
-        assert_eq!(table.longer_with(prefix, Some(b'4')).len(), 3);
-        assert_eq!(table.longer_with(prefix, None), longer, "the input ends");
+        let all: Vec<u32> = table.longer_going_on(prefix, b"").collect();
+        assert_eq!(all, longer, "the input ends after the prefix");
     }
 
     #[test]
