@@ -5,6 +5,8 @@
 //! Three searches of `memchr` over those few bytes cost about 320 (a tenth
 //! of a push of 64 bytes) and a mispredicted branch or two each.
 
+use super::seeds::line_break_bytes;
+
 /// Bytes covered: a push's tail is 39 view bytes, so this covers it unless
 /// more than 25 of the last 64 bytes are CR or LF.
 const COVERED: usize = 64;
@@ -102,19 +104,11 @@ fn break_bits(bytes: &[u8; COVERED]) -> u64 {
 }
 
 /// A bit for each byte of `word` (the first byte's lowest) that is CR or
-/// LF: exactly, where the usual test for a zero byte is exact only about
-/// whether there is one.
+/// LF.
 #[inline(always)]
 fn word_break_bits(word: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // The high bit of each byte that is not zero.
-    let nonzero = |v: u64| ((v & LOW7) + LOW7) | v;
-    let neither =
-        nonzero(word ^ (ONES * u64::from(b'\n'))) & nonzero(word ^ (ONES * u64::from(b'\r')));
-    let high = !neither & !LOW7;
     // Byte i's high bit to bit i: each lands in the top byte alone.
-    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    (line_break_bytes(word) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]

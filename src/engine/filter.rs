@@ -15,7 +15,7 @@ use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
-use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, has_line_break, view_gram};
+use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, has_line_break, view_bytes, view_gram};
 use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
@@ -824,7 +824,7 @@ impl ViewPass<'_> {
                 }
                 // Only those that go on with the next view bytes can match
                 // or be open.
-                let (after, count) = view_bytes_after(input, pos);
+                let (after, count, _) = view_bytes(input, pos);
                 for id in table.longer_going_on(id, &after[..count]) {
                     let reach = self
                         .verifier
@@ -860,23 +860,6 @@ impl ViewPass<'_> {
             .after_tail
             .get_or_insert_with(|| view_len(&input[tail..]) as usize)
     }
-}
-
-/// Up to 8 view bytes of `input` from `at` on (fewer where it ends), and
-/// how many.
-fn view_bytes_after(input: &[u8], at: usize) -> ([u8; GRAM], usize) {
-    let mut after = [0; GRAM];
-    let mut count = 0;
-    for &b in &input[at..] {
-        if count == GRAM {
-            break;
-        }
-        if !is_break(b) {
-            after[count] = b;
-            count += 1;
-        }
-    }
-    (after, count)
 }
 
 enum Walk {

@@ -506,28 +506,38 @@ fn view_gram_of_one_break(input: &[u8], at: usize, word: u64) -> Option<(u64, us
 
 /// [`view_gram`] a byte at a time.
 fn view_gram_bytewise(input: &[u8], at: usize) -> Option<(u64, usize)> {
+    let (bytes, got, first) = view_bytes(input, at);
+    (got == GRAM).then(|| (u64::from_le_bytes(bytes), first))
+}
+
+/// The first 8 view bytes of `input` from `at` on (fewer where it ends:
+/// the rest zero), how many, and the position of the first of them (the
+/// input's length when there is none), a byte at a time.
+pub(super) fn view_bytes(input: &[u8], at: usize) -> ([u8; GRAM], usize, usize) {
     let mut bytes = [0u8; GRAM];
     let mut got = 0;
-    let mut first = None;
+    let mut first = input.len();
     for (i, &b) in input.iter().enumerate().skip(at) {
         if b == b'\r' || b == b'\n' {
             continue;
         }
-        first.get_or_insert(i);
+        if got == 0 {
+            first = i;
+        }
         bytes[got] = b;
         got += 1;
         if got == GRAM {
-            return Some((u64::from_le_bytes(bytes), first?));
+            break;
         }
     }
-    None
+    (bytes, got, first)
 }
 
 /// A bit (the high one) in each byte of `word` that is CR or LF, exactly:
 /// no other byte's ([`has_line_break`], which asks only whether there is
 /// one, takes fewer operations and may mark a byte above one too).
 #[inline(always)]
-fn line_break_bytes(word: u64) -> u64 {
+pub(super) fn line_break_bytes(word: u64) -> u64 {
     const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     // The high bit of each byte that is not zero, without a carry between
     // bytes; inverted, of each that is.
