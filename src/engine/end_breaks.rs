@@ -5,7 +5,7 @@
 //! Three searches of `memchr` over those few bytes cost about 320 (a tenth
 //! of a push of 64 bytes) and a mispredicted branch or two each.
 
-use super::seeds::line_break_bytes;
+use super::seeds::{is_break, line_break_bytes};
 
 /// Bytes covered: a push's tail is 39 view bytes, so this covers it unless
 /// more than 25 of the last 64 bytes are CR or LF.
@@ -85,10 +85,6 @@ impl EndBreaks {
     pub(super) fn covers(&self, at: usize) -> bool {
         at >= self.from
     }
-}
-
-fn is_break(b: u8) -> bool {
-    b == b'\r' || b == b'\n'
 }
 
 /// A bit for each of the 64 bytes that is CR or LF, the first byte's

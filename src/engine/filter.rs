@@ -15,7 +15,9 @@ use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
-use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, has_line_break, view_bytes, view_gram};
+use super::seeds::{
+    GRAM, MAX_STRIDE, gram, gram_at, has_line_break, is_break, view_bytes, view_gram,
+};
 use super::table::{PREFIX, Table};
 use super::verify::{Outcome, Verifier};
 use crate::FRAGMENT;
@@ -114,7 +116,7 @@ pub(super) fn stepper_start(
         true => breaks.next(from),
         false => memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(len, |i| from + i),
     };
-    let may_start = |at: usize, word: u64| may_start(engine, window_prefixes, at, word);
+    let may_start = |at: usize, word: u64| may_start_at(engine, window_prefixes, at, word);
     // The first CR or LF at or after `at`.
     let mut line_break = next_break(tail);
     let mut at = tail;
@@ -174,7 +176,7 @@ pub(super) fn stepper_start(
 /// `word` starts. A function, not only a closure, so that it is inlined
 /// wherever it is called.
 #[inline(always)]
-fn may_start(engine: &Engine, window_prefixes: usize, at: usize, word: u64) -> bool {
+fn may_start_at(engine: &Engine, window_prefixes: usize, at: usize, word: u64) -> bool {
     engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
 }
 
@@ -763,10 +765,6 @@ fn filter_view(
 /// Input bytes between two gram hits beyond which the view filter does not
 /// count view bytes (see [`filter_view`]).
 const UNCOUNTED: usize = 4096;
-
-fn is_break(b: u8) -> bool {
-    b == b'\r' || b == b'\n'
-}
 
 /// How many view bytes `bytes` has.
 fn view_len(bytes: &[u8]) -> u64 {

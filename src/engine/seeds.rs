@@ -510,6 +510,12 @@ fn view_gram_bytewise(input: &[u8], at: usize) -> Option<(u64, usize)> {
     (got == GRAM).then(|| (u64::from_le_bytes(bytes), first))
 }
 
+/// Whether `b` is a line break (CR or LF), which the view leaves out.
+#[inline(always)]
+pub(super) fn is_break(b: u8) -> bool {
+    b == b'\r' || b == b'\n'
+}
+
 /// The first 8 view bytes of `input` from `at` on (fewer where it ends:
 /// the rest zero), how many, and the position of the first of them (the
 /// input's length when there is none), a byte at a time.
@@ -518,7 +524,7 @@ pub(super) fn view_bytes(input: &[u8], at: usize) -> ([u8; GRAM], usize, usize) 
     let mut got = 0;
     let mut first = input.len();
     for (i, &b) in input.iter().enumerate().skip(at) {
-        if b == b'\r' || b == b'\n' {
+        if is_break(b) {
             continue;
         }
         if got == 0 {
