@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use zeroize::Zeroizing;
 
-use crate::engine::matcher::Matcher;
+use crate::engine::matcher::{Matcher, Source};
 use crate::engine::{Automaton, CompiledSecret, Engine, LONGEST};
 use crate::error::CompileError;
 use crate::form::Hit;
@@ -234,8 +234,8 @@ impl Scrubber {
     /// Scrubs `input` in one piece into `output`; the matcher has the hits.
     fn scrub_into(&self, input: &[u8], output: &mut Vec<u8>) -> Matcher {
         // The matcher reads the input in place: nothing is copied in.
-        let mut matcher = Matcher::in_place(&self.engine);
-        matcher.feed(&self.engine, input, 0, output);
+        let mut matcher = Matcher::new(&self.engine);
+        matcher.feed(&self.engine, input, 0, output, Source::InPlace);
         matcher.finish(&self.engine, input, 0, output);
         matcher
     }

@@ -198,3 +198,89 @@ fn fragments_begun_at_the_end_of_a_large_push() {
     }
     assert!(checked >= 20, "{checked} cases checked");
 }
+
+/// Pushes of 16 KiB or more are fed where they are, once what was held
+/// before them is decided (pushed a byte at a time for up to 8 bytes;
+/// more held, or still undecided after 8, and the push is copied as any
+/// other): such pushes, each cut 0 to 24 bytes into a planted encoding or
+/// a piece of a value, after 0 to 3 single bytes, against the reference
+/// stream after every push (output, `held()` and hits). Both sides of the
+/// limit are reached: pushes that begin with more than 8 bytes held and
+/// with 1 to 8.
+#[test]
+fn large_pushes_fed_in_place() {
+    const LARGE: usize = 16 * 1024;
+    let mut rng = Rng::new(505);
+    let (mut checked, mut few_held, mut many_held) = (0, 0, 0);
+    for case in 0..12 {
+        let secrets = random_secrets(&mut rng, Shape::small(true));
+        let same_length = rng.chance(1, 3);
+        let reference = Reference::new(&secrets, same_length);
+        if secrets.is_empty() || reference.replacement_leak().is_some() {
+            continue;
+        }
+        let (scrubber, _) = both(&secrets, same_length);
+        let mut input = Vec::new();
+        let mut cuts = Vec::new();
+        for _ in 0..3 {
+            let value = trim_line_breaks(&rng.pick(&secrets).value).to_vec();
+            let planted = if rng.chance(1, 3) && value.len() > 16 {
+                let len = rng.range(16, value.len());
+                let from = rng.below(value.len() - len + 1);
+                value[from..from + len].to_vec()
+            } else {
+                encoding(&mut rng, &value)
+            };
+            let into = rng.below(planted.len().min(24) + 1);
+            let cut = input.len() + LARGE + 16 + rng.below(2048);
+            input.extend(noise(&mut rng, &secrets, cut - into - input.len()));
+            input.extend(planted);
+            cuts.push(cut);
+        }
+        let end = input.len() + LARGE + 16 + rng.below(2048);
+        input.extend(noise(&mut rng, &secrets, end - input.len()));
+        cuts.push(input.len());
+
+        // Each stretch between cuts: a few single bytes, then the rest (more
+        // than 16 KiB) in one push.
+        let mut ops = Vec::new();
+        let mut pos = 0;
+        let mut large_at = Vec::new();
+        for &cut in &cuts {
+            for _ in 0..rng.below(4) {
+                ops.push(Op::Push(input[pos..=pos].to_vec()));
+                pos += 1;
+            }
+            assert!(cut - pos >= LARGE);
+            large_at.push(ops.len());
+            ops.push(Op::Push(input[pos..cut].to_vec()));
+            pos = cut;
+        }
+        ops.push(Op::End);
+        let ctx = || format!("case {case}: {}", describe(&secrets, same_length));
+        let got = check_stream(&scrubber, &reference, &ops, &ctx);
+        let (want, _) = reference.scrub(&input);
+        assert_eq!(show(&got), show(&want), "{}", ctx());
+
+        // What was held as each large push began.
+        let mut stream = scrubber.stream();
+        for (i, op) in ops.iter().enumerate() {
+            if let Op::Push(chunk) = op {
+                if large_at.contains(&i) {
+                    match stream.held() {
+                        0 => {}
+                        1..=8 => few_held += 1,
+                        _ => many_held += 1,
+                    }
+                }
+                stream.push(chunk).unwrap();
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} cases checked");
+    assert!(
+        few_held >= 4 && many_held >= 4,
+        "{few_held} and {many_held}"
+    );
+}

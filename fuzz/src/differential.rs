@@ -8,6 +8,10 @@
 //!    then `end()`, each give exactly the output and hits of `bytes()`.
 //!    After every push `held()` is within the SPEC §4 bound: the longest
 //!    pattern of any secret plus the CR and LF bytes among the held ones.
+//!    For one input length in 8, the input repeated past 16 KiB after its
+//!    first copy, pushed as the plan's pushes over that copy, then the rest
+//!    in one push (which a stream feeds in place, after the bytes held
+//!    before it), gives `bytes()` of it.
 //! 4. The plan with its idle calls: an idle with 16 or more bytes held
 //!    returns nothing and keeps them; one with fewer returns them all. The
 //!    stream then goes on afresh, so the whole output is `bytes()` of each
@@ -80,6 +84,8 @@ pub fn check(data: &[u8]) {
     assert_eq!(out, whole.output, "chunking + end differs from bytes()");
     assert_eq!(stream.hits(), whole.hits, "hits of chunking + end");
 
+    in_large_pushes(&scrubber, &case);
+
     // The plan with its idle calls.
     let (out, hits, cuts) = with_idle(&scrubber, &case, &bound);
     let mut expected = Vec::new();
@@ -113,6 +119,33 @@ pub fn check(data: &[u8]) {
     if case.input.len() <= SMALL_INPUT && case.secrets.len() <= SMALL_SECRETS {
         against_reference(&scrubber, &case, &whole);
     }
+}
+
+/// Pushes of this many bytes or more are fed in place (see
+/// `Stream::push_in_place` in the crate).
+const LARGE_PUSH: usize = 16 * 1024;
+
+/// Step 3's second part: the input repeated past 16 KiB beyond its first
+/// copy, the plan's pushes over the first copy, then the rest in one large
+/// push. Only for one input length in 8: a 16 KiB scrub, with the debug
+/// assertions, costs as much as all the rest of a case.
+fn in_large_pushes(scrubber: &Scrubber, case: &Case) {
+    if case.input.is_empty() || !case.input.len().is_multiple_of(8) {
+        return;
+    }
+    let first = case.input.len();
+    let long = case.input.repeat(LARGE_PUSH / first + 2);
+    let whole = scrubber.bytes(&long);
+    let mut stream = scrubber.stream();
+    let mut out = Vec::new();
+    for (range, _) in case.steps() {
+        out.extend(stream.push(&long[range]).unwrap());
+    }
+    assert!(long.len() - first >= LARGE_PUSH);
+    out.extend(stream.push(&long[first..]).unwrap());
+    out.extend(stream.end().unwrap());
+    assert_eq!(out, whole.output, "a large push + end differs from bytes()");
+    assert_eq!(stream.hits(), whole.hits, "hits of a large push + end");
 }
 
 /// Pushes the plan with its idle calls; returns the output, the hits and

@@ -395,9 +395,9 @@ struct Ahead {
     /// the bitmap is too large to stay in the cache.
     bitmap: bool,
     /// The input, [`INPUT_AHEAD`] bytes past the next batch: where it is
-    /// read in place (see [`Matcher::in_place`]).
+    /// read in place (see [`Source::InPlace`]).
     ///
-    /// [`Matcher::in_place`]: super::matcher::Matcher::in_place
+    /// [`Source::InPlace`]: super::matcher::Source::InPlace
     input: bool,
 }
 

@@ -83,10 +83,20 @@ impl Input<'_> {
     }
 }
 
+/// Where the bytes that a feed brings are: the filter asks for them ahead
+/// of its first read only where they are not in the cache yet.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Source {
+    /// The caller's buffer, read in place ([`Scrubber::bytes`], a large
+    /// push): not read yet, most likely not in the cache.
+    ///
+    /// [`Scrubber::bytes`]: crate::Scrubber::bytes
+    InPlace,
+    /// Just copied into the stream's buffer: in the cache.
+    Copied,
+}
+
 pub(crate) struct Matcher {
-    /// Whether the filter asks for the input ahead (see
-    /// [`Matcher::in_place`]).
-    read_ahead: bool,
     /// Everything before this position is decided and emitted.
     decided: u64,
     /// Bytes consumed so far.
@@ -111,7 +121,6 @@ pub(crate) struct Matcher {
 impl Matcher {
     pub(crate) fn new(engine: &Engine) -> Matcher {
         Matcher {
-            read_ahead: false,
             decided: 0,
             end: 0,
             direct_state: engine.direct.start(),
@@ -129,18 +138,6 @@ impl Matcher {
         }
     }
 
-    /// A matcher fed the caller's input in place ([`Scrubber::bytes`]),
-    /// whose filter asks for the input ahead of its first read: a stream's
-    /// input was just copied into its buffer, and is in the cache.
-    ///
-    /// [`Scrubber::bytes`]: crate::Scrubber::bytes
-    pub(crate) fn in_place(engine: &Engine) -> Matcher {
-        Matcher {
-            read_ahead: true,
-            ..Matcher::new(engine)
-        }
-    }
-
     /// Bytes held: input that could still become part of a match.
     pub(crate) fn held(&self) -> usize {
         (self.end - self.decided) as usize
@@ -153,10 +150,18 @@ impl Matcher {
 
     /// Scans the bytes of `data` not scanned before and appends to `out`
     /// every byte that is decided. `data[0]` is at position `base`, at or
-    /// before [`Matcher::decided`]; `data` runs to the end of the input.
-    pub(crate) fn feed(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
+    /// before [`Matcher::decided`]; `data` runs to the end of the input,
+    /// and is where `source` says.
+    pub(crate) fn feed(
+        &mut self,
+        engine: &Engine,
+        data: &[u8],
+        base: u64,
+        out: &mut Vec<u8>,
+        source: Source,
+    ) {
         let mut done = (self.end - base) as usize;
-        if !self.read_ahead && PREFETCH_OUT.contains(&(data.len() - done)) {
+        if source == Source::Copied && PREFETCH_OUT.contains(&(data.len() - done)) {
             prefetch_room(out, data.len() - done);
         }
         while done < data.len() {
@@ -175,7 +180,7 @@ impl Matcher {
                 filter::tail_start(new_bytes, &EndBreaks::of(new_bytes)) > 0
             };
             if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
-                self.scan_filtered(engine, input);
+                self.scan_filtered(engine, input, source);
             } else {
                 self.scan(engine, input, done);
             }
@@ -259,7 +264,7 @@ impl Matcher {
     /// every push. Not inlined: `feed` stays small for the pushes of a
     /// few bytes, which never come here.
     #[inline(never)]
-    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>) {
+    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>, source: Source) {
         let held = (self.end - self.decided) as usize;
         self.end = input.end();
         let first = input.index(self.decided);
@@ -312,7 +317,7 @@ impl Matcher {
             &mut self.direct_opens,
             &mut self.view_opens,
             &mut self.filter_opens,
-            self.read_ahead,
+            source == Source::InPlace,
         );
         match run {
             Some(run) => {
