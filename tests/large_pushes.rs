@@ -199,20 +199,21 @@ fn fragments_begun_at_the_end_of_a_large_push() {
     assert!(checked >= 20, "{checked} cases checked");
 }
 
-/// Pushes of 16 KiB or more are fed where they are, once what was held
-/// before them is decided (pushed a byte at a time for up to 8 bytes;
-/// more held, or still undecided after 8, and the push is copied as any
-/// other): such pushes, each cut 0 to 24 bytes into a planted encoding or
-/// a piece of a value, after 0 to 3 single bytes, against the reference
+/// Pushes of 16 KiB or more are fed where they are, and of 4 KiB or more
+/// where the engine is small (as these are), once what was held before
+/// them is decided (pushed a byte at a time for up to 8 bytes; more held,
+/// or still undecided after 8, and the push is copied as any other): such
+/// pushes, of 4 to 20 KiB, each cut 0 to 24 bytes into a planted encoding
+/// or a piece of a value, after 0 to 3 single bytes, against the reference
 /// stream after every push (output, `held()` and hits). Both sides of the
 /// limit are reached: pushes that begin with more than 8 bytes held and
 /// with 1 to 8.
 #[test]
 fn large_pushes_fed_in_place() {
-    const LARGE: usize = 16 * 1024;
+    const LARGE: usize = 4 * 1024;
     let mut rng = Rng::new(505);
     let (mut checked, mut few_held, mut many_held) = (0, 0, 0);
-    for case in 0..12 {
+    for case in 0..16 {
         let secrets = random_secrets(&mut rng, Shape::small(true));
         let same_length = rng.chance(1, 3);
         let reference = Reference::new(&secrets, same_length);
@@ -232,17 +233,17 @@ fn large_pushes_fed_in_place() {
                 encoding(&mut rng, &value)
             };
             let into = rng.below(planted.len().min(24) + 1);
-            let cut = input.len() + LARGE + 16 + rng.below(2048);
+            let cut = input.len() + LARGE + 16 + rng.below(16 * 1024);
             input.extend(noise(&mut rng, &secrets, cut - into - input.len()));
             input.extend(planted);
             cuts.push(cut);
         }
-        let end = input.len() + LARGE + 16 + rng.below(2048);
+        let end = input.len() + LARGE + 16 + rng.below(16 * 1024);
         input.extend(noise(&mut rng, &secrets, end - input.len()));
         cuts.push(input.len());
 
         // Each stretch between cuts: a few single bytes, then the rest (more
-        // than 16 KiB) in one push.
+        // than 4 KiB) in one push.
         let mut ops = Vec::new();
         let mut pos = 0;
         let mut large_at = Vec::new();
