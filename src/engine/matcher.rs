@@ -35,6 +35,12 @@ const FILTER_FROM: usize = 48;
 /// stepping it.
 const HELD_PER_NEW: usize = 16;
 
+/// Input read in place is asked for ahead of the filter's reads where at
+/// least this many bytes are scanned: for fewer (a push of 4 KiB), the
+/// asking costs more than it saves, the processor's own prefetching doing
+/// about as well (4 KiB pushes 1.02 to 1.03 x at 10 and 100 tokens).
+const READ_AHEAD_FROM: usize = 16 * 1024;
+
 /// A push of so many bytes asks for the lines of the caller's output that
 /// it will write (see [`prefetch_room`]): for fewer the asking cost about
 /// what it saved, and more are written long after they are asked for
@@ -317,7 +323,7 @@ impl Matcher {
             &mut self.direct_opens,
             &mut self.view_opens,
             &mut self.filter_opens,
-            source == Source::InPlace,
+            source == Source::InPlace && open.len() >= READ_AHEAD_FROM,
         );
         match run {
             Some(run) => {
