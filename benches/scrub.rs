@@ -521,8 +521,7 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
         } else if v >= 0.1 {
             format!("{v:.2}")
         } else {
-            // Small ratios (1 B pushes near 0.02 ×) with a third figure,
-            // so that one just under its goal does not print as the goal.
+            // Small ratios (1 B pushes near 0.02 ×) with a third decimal.
             format!("{v:.3}")
         }
     };
@@ -611,11 +610,15 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
     let target = |what: String, measured: Option<f64>, goal: f64, at_least: bool, unit: &str| {
         let (m, status) = match measured {
             Some(m) if m.is_finite() => {
-                let pass = if at_least { m >= goal } else { m <= goal };
-                (
-                    format!("{}{unit}", fmt(m)),
-                    if pass { "PASS" } else { "OPEN" },
-                )
+                let meets = |v: f64| if at_least { v >= goal } else { v <= goal };
+                let pass = meets(m);
+                // A figure that its rounding puts on the other side of
+                // the goal (0.0196 printed as 0.020) gets more digits.
+                let mut shown = fmt(m);
+                if shown.parse::<f64>().is_ok_and(|s| meets(s) != pass) {
+                    shown = format!("{m:.4}");
+                }
+                (format!("{shown}{unit}"), if pass { "PASS" } else { "OPEN" })
             }
             _ => ("-".to_string(), "-"),
         };
