@@ -53,10 +53,11 @@ const PIECE: usize = 1 << 20;
 
 /// Pieces of at least this many bytes are fed where they are (see
 /// [`Stream::push_in_place`]), where the engine waits on memory for each
-/// byte stepped: at 4 KiB, the bytes stepped before it cost more than the
-/// copy they save (4 KiB pushes 0.95 to 0.98 x at 10,000 tokens and the
-/// long values), at 16 KiB they do not (1.05 to 1.19 x at 10 to 1,000
-/// tokens, within noise from 10,000 on; 64 KiB pushes 1.03 to 1.15 x).
+/// byte stepped: at 4 KiB, the bytes stepped before it cost about as much
+/// as the copy they save or more (4 KiB pushes 0.94 to 1.02 x at 10,000
+/// tokens, 0.93 to 1.01 x at 10 x 64 KiB), at 16 KiB they do not (1.05 to
+/// 1.19 x at 10 to 1,000 tokens, within noise from 10,000 on; 64 KiB
+/// pushes 1.03 to 1.15 x).
 const IN_PLACE_FROM: usize = 16 * 1024;
 
 /// [`IN_PLACE_FROM`] where the engine steps quickly (see
@@ -123,11 +124,11 @@ impl Stream {
     /// the registers it uses.
     #[inline(never)]
     fn push_pieces(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        let in_place_from = match self.engine.steps_quickly() {
+            true => IN_PLACE_FROM_QUICK,
+            false => IN_PLACE_FROM,
+        };
         for piece in chunk.chunks(PIECE) {
-            let in_place_from = match self.engine.steps_quickly() {
-                true => IN_PLACE_FROM_QUICK,
-                false => IN_PLACE_FROM,
-            };
             let rest = if piece.len() >= in_place_from {
                 match self.push_in_place(piece, out) {
                     Some(rest) => rest,
