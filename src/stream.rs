@@ -179,8 +179,8 @@ impl Stream {
             let _ = self.push_into(&piece[stepped..=stepped], out);
             stepped += 1;
         }
-        let from = (self.matcher.decided() - at) as usize;
         let decided = self.matcher.decided();
+        let from = (decided - at) as usize;
         self.matcher
             .feed(&self.engine, &piece[from..], decided, out, Source::InPlace);
         // What is held now is the end of `piece`, from the first undecided
