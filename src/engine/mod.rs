@@ -31,6 +31,7 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 pub(crate) use automaton::{Automaton, LONGEST};
+use filter::TAIL;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
 use starts::Starts;
@@ -55,6 +56,17 @@ const REDACTED: &str = "[redacted:";
 /// scan reads. `bytes` at 10,000 tokens 1.06 x; at 8 bits 1.03 x, at 16
 /// bits 0.89 x, at 2 bits 0.95 x (too many pass).
 const FIRST_BITS_PER_GRAM: usize = 4;
+
+/// Offsets at which a pattern's gram is in `Engine::tail_grams`: a
+/// candidate open at the end from a position of the tail (the last
+/// [`TAIL`] view bytes) after its last CR or LF holds the input's last gram
+/// at one of them.
+const TAIL_OFFSETS: usize = TAIL - GRAM + 1;
+
+/// Bits of room a gram in `Engine::tail_grams`: about 3 in 100 grams that
+/// are none of them pass. 40-byte values have 4.8 such grams a byte, so the
+/// set costs 4.8 bytes a byte of value (a long value almost none).
+const TAIL_BITS_PER_GRAM: usize = 8;
 
 impl CompiledSecret {
     fn new(secret: &Secret) -> CompiledSecret {
@@ -122,6 +134,12 @@ pub(crate) struct Engine {
     /// starts, no candidate of a pattern can be open at the end of the
     /// input.
     pub(crate) starts: Starts,
+    /// The grams of every pattern at each offset up to [`TAIL_OFFSETS`]:
+    /// where the last gram of the input is none of them, no candidate of a
+    /// pattern that starts after the last CR or LF of a push's tail can be
+    /// open at its end, and the stepper's start is not looked for there
+    /// position by position.
+    pub(crate) tail_grams: GramSet,
     /// The first 3 to 7 bytes of every pattern and window (in a large
     /// set): where the stepper need not start in the last 7 bytes of a
     /// push.
@@ -203,6 +221,7 @@ impl Engine {
             .into_iter()
             .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));
         let starts = Starts::new(firsts);
+        let tail_grams = tail_grams(&direct_table, &view_table);
         let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
@@ -220,6 +239,7 @@ impl Engine {
             direct_any,
             direct_first,
             starts,
+            tail_grams,
             short_starts,
             small: false,
         };
@@ -249,6 +269,7 @@ impl Engine {
             + self.starts.memory_usage()
             + self.direct_any.memory_usage()
             + self.direct_first.as_ref().map_or(0, GramSet::memory_usage)
+            + self.tail_grams.memory_usage()
             + self.short_starts.memory_usage()
             + secrets
     }
@@ -269,24 +290,42 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
         .min()
         .unwrap_or(GRAM);
     let stride = (shortest + 1 - GRAM).clamp(1, MAX_STRIDE);
-    // A pattern kept in the same bytes as the one before (a value's base64
-    // core and its tails are prefixes of one another) has the same grams
-    // where they are sampled: they are not read again (at 10,000 tokens,
-    // 1.28 million of the view's 2.88 million).
+    // Where they are sampled, grams of a pattern kept in the same bytes as
+    // the one before are not read again (at 10,000 tokens, 1.28 million of
+    // the view's 2.88 million).
     let sampled = stride + GRAM - 1;
-    let patterns = table
+    let grams = first_bytes_once(table, sampled)
+        .flat_map(move |pattern| (0..stride).map(move |offset| (gram(&pattern[offset..]), offset)));
+    GramIndex::new(stride, grams.clone().count(), grams)
+}
+
+/// The patterns of `table`, but those kept in the same bytes as the one
+/// before for their first `span` bytes at least (a value's base64 core and
+/// its tails are prefixes of one another): their first `span` bytes are
+/// those of the one before.
+fn first_bytes_once(table: &Table, span: usize) -> impl Iterator<Item = &[u8]> + Clone {
+    table
         .patterns()
         .scan(None, move |before: &mut Option<&[u8]>, pattern| {
             let same = before.is_some_and(|b| {
-                b.as_ptr() == pattern.as_ptr() && b.len().min(pattern.len()) >= sampled
+                b.as_ptr() == pattern.as_ptr() && b.len().min(pattern.len()) >= span
             });
             *before = Some(pattern);
             Some((!same).then_some(pattern))
-        });
-    let grams = patterns
+        })
         .flatten()
-        .flat_map(move |pattern| (0..stride).map(move |offset| (gram(&pattern[offset..]), offset)));
-    GramIndex::new(stride, grams.clone().count(), grams)
+}
+
+/// The grams of every pattern of both tables at each offset up to
+/// [`TAIL_OFFSETS`] (see `Engine::tail_grams`), those of patterns kept in
+/// the same bytes counted once.
+fn tail_grams(direct: &Table, view: &Table) -> GramSet {
+    let patterns = || first_bytes_once(direct, TAIL).chain(first_bytes_once(view, TAIL));
+    let offsets = |pattern: &[u8]| (pattern.len() + 1 - GRAM).min(TAIL_OFFSETS);
+    let count = patterns().map(offsets).sum();
+    let grams = patterns()
+        .flat_map(move |pattern| (0..offsets(pattern)).map(move |offset| gram(&pattern[offset..])));
+    GramSet::of_keys(count, TAIL_BITS_PER_GRAM, grams)
 }
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {
@@ -341,6 +380,36 @@ mod tests {
         let mut next = xorshift(0x77);
         let passed = (0..10_000).filter(|_| first.may_pass_first(next())).count();
         assert!(passed < 2_000, "{passed} of 10,000 passed");
+    }
+
+    #[test]
+    fn tail_grams_hold_every_gram_a_tail_can_end_with() {
+        // Short and long values, a multi-line one, and enough tokens that
+        // patterns share their bytes with the one before.
+        let mut secrets = long_values(3);
+        secrets.push(Secret::new(
+            "PEM",
+            "-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n",
+        ));
+        secrets.extend(short::tests::many_tokens(50));
+        let engine = Engine::build(&secrets, false);
+        let mut grams = 0;
+        for table in [&engine.direct_table, &engine.view_table] {
+            for pattern in table.patterns() {
+                let offsets = (pattern.len() + 1 - GRAM).min(TAIL_OFFSETS);
+                for offset in 0..offsets {
+                    assert!(engine.tail_grams.may_hold(gram(&pattern[offset..])));
+                    grams += 1;
+                }
+            }
+        }
+        assert!(grams > 5_000, "{grams} grams");
+        // Most of what is not in it fails (8 bits of room a gram).
+        let mut next = xorshift(0x7a11);
+        let passed = (0..10_000)
+            .filter(|_| engine.tail_grams.may_hold(next()))
+            .count();
+        assert!(passed < 1_000, "{passed} of 10,000 passed");
     }
 
     #[test]
