@@ -199,6 +199,57 @@ fn fragments_begun_at_the_end_of_a_large_push() {
     assert!(checked >= 20, "{checked} cases checked");
 }
 
+/// A push of 60 bytes or more (filtered) that ends 1 to 40 bytes into an
+/// encoding of a value (the tail the stepper looks at is 39 view bytes: a
+/// pattern open at the end from there holds the push's last 8 bytes at an
+/// offset up to 31), the rest in the next push, against the reference
+/// stream after each push (output, `held()` and hits).
+#[test]
+fn encodings_begun_at_the_end_of_a_push() {
+    let mut rng = Rng::new(606);
+    let (mut checked, mut deep) = (0, 0);
+    for case in 0..40 {
+        let secrets = random_secrets(&mut rng, Shape::small(true));
+        let same_length = rng.chance(1, 3);
+        let reference = Reference::new(&secrets, same_length);
+        if secrets.is_empty() || reference.replacement_leak().is_some() {
+            continue;
+        }
+        let (scrubber, _) = both(&secrets, same_length);
+        for begun in 1..=40 {
+            let value = trim_line_breaks(&rng.pick(&secrets).value).to_vec();
+            let planted = encoding(&mut rng, &value);
+            let lead = rng.range(60, 300);
+            let mut input = noise(&mut rng, &secrets, lead);
+            let into = begun.min(planted.len() - 1);
+            let cut = input.len() + into;
+            input.extend_from_slice(&planted);
+            let trail = rng.range(1, 100);
+            input.extend(noise(&mut rng, &secrets, trail));
+            let ops = [
+                Op::Push(input[..cut].to_vec()),
+                Op::Push(input[cut..].to_vec()),
+                Op::End,
+            ];
+            let ctx = || {
+                format!(
+                    "case {case}, {into} bytes in: {}",
+                    describe(&secrets, same_length)
+                )
+            };
+            let got = check_stream(&scrubber, &reference, &ops, &ctx);
+            let (want, _) = reference.scrub(&input);
+            assert_eq!(show(&got), show(&want), "{}", ctx());
+            deep += usize::from(into > 24);
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 20 && deep >= 200,
+        "{checked} cases, {deep} cut past 24 bytes"
+    );
+}
+
 /// Pushes of 16 KiB or more are fed where they are, and of 4 KiB or more
 /// where the engine is small (as these are), once what was held before
 /// them is decided (pushed a byte at a time for up to 8 bytes; more held,
