@@ -61,8 +61,9 @@ fn memory_per_value_byte_of_64_kib_values() {
 }
 
 /// Tokens of 40 bytes, 10 to 1,000 of them (random alphanumeric ones take
-/// 119 to 108 bytes per value byte, 117 to 107 before each pattern longer
-/// than the prefix kept 8 bytes of its tail beside it; 126 to 117 with
+/// 123 to 112 bytes per value byte; 119 to 108 before the grams a push's
+/// tail can end with were kept, 117 to 107 before each pattern longer than
+/// the prefix kept 8 bytes of its tail beside it; 126 to 117 with
 /// aho-corasick's automata): each has nine base64 and hex patterns, kept
 /// and indexed, and a suffix automaton's states.
 #[test]
