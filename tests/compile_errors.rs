@@ -118,6 +118,34 @@ fn invalid_names() {
     }
 }
 
+/// An invalid name of 255 bytes or more is checked against every
+/// placeholder up to its length, through an automaton of them whose longest
+/// string may be 255 bytes: one of exactly 255 panicked there (an overflow,
+/// where overflows are checked), as the fuzzer found. The name is shown by
+/// index alone where it holds the placeholder, and as is where not.
+#[test]
+fn a_long_name_is_checked_against_a_placeholder_of_255_bytes() {
+    let placeholder: String = (0..255)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    for bad in [format!("{placeholder}!"), "n".repeat(300)] {
+        let secrets = [
+            Secret::new("ok", OTHER).with_placeholder(placeholder.clone()),
+            Secret::new(bad.clone(), VALUE),
+        ];
+        let e = err(&secrets);
+        match &e {
+            CompileError::InvalidName { index, name } => {
+                assert_eq!(*index, 1);
+                let holds = bad.contains(&placeholder);
+                assert_eq!(name.is_none(), holds, "{e}");
+            }
+            _ => panic!("{e:?}"),
+        }
+        check_message(&e, &secrets, 1);
+    }
+}
+
 #[test]
 fn valid_names() {
     let longest = "N".repeat(MAX_NAME);

@@ -361,11 +361,12 @@ impl Trie {
             levels.first.push(node_of.len() as u32);
             levels.count.push(children.len() as u32);
             levels.last_match.push(self.nodes[node as usize].last_match);
-            let depth = levels.depth[next - 1] + 1;
             for &c in &children {
                 node_of.push(c);
                 levels.class.push(self.nodes[c as usize].class);
-                levels.depth.push(depth);
+                // A child is at most `LONGEST` deep; a leaf there has none
+                // (its depth plus one would not fit).
+                levels.depth.push(levels.depth[next - 1] + 1);
             }
         }
         levels.root_child.resize(256, NONE);
@@ -625,6 +626,24 @@ mod tests {
             .collect();
         let input = pick(300);
         (patterns, input)
+    }
+
+    /// A pattern of `LONGEST` bytes, the longest an automaton takes: its
+    /// last node is a leaf at depth 255, one more than which a depth's byte
+    /// does not hold (found by the fuzzer, where the compile's check of a
+    /// long name built one over a 255-byte placeholder).
+    #[test]
+    fn a_pattern_of_the_longest_length_is_found() {
+        let long: Vec<u8> = (0..LONGEST).map(|i| b'a' + (i % 7) as u8).collect();
+        let prefix = &long[..LONGEST - 1];
+        let patterns: [&[u8]; 3] = [&long, prefix, b"bcd"];
+        let automaton = Automaton::new(&patterns);
+        let input = [&b"xx"[..], &long, b"yy", prefix].concat();
+        assert_eq!(stepped(&automaton, &input), expected(&patterns, &input));
+        assert!(automaton.occurs_in(&long));
+        let single = Automaton::new(&[&long[..]]);
+        assert!(single.occurs_in(&input));
+        assert!(!single.occurs_in(prefix));
     }
 
     #[test]
