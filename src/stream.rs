@@ -146,6 +146,8 @@ impl Stream {
     /// 1% more instructions.
     #[inline(always)]
     fn push_copied(&mut self, piece: &[u8], out: &mut Vec<u8>) {
+        // The end of what is fed is the end of `piece`.
+        Matcher::prefetch_end(&self.engine, piece);
         let base = self.matcher.decided();
         self.hold(piece);
         let held = &self.held[self.start..];

@@ -195,6 +195,16 @@ impl Matcher {
         }
     }
 
+    /// Asks for what the end of a feed whose input ends with `end` reads
+    /// first, where it is filtered in a large engine (in a small one all is
+    /// in the cache): called before `end` is copied.
+    #[inline(always)]
+    pub(crate) fn prefetch_end(engine: &Engine, end: &[u8]) {
+        if end.len() >= FILTER_FROM && !engine.steps_quickly() {
+            filter::prefetch_end_probes(engine, end);
+        }
+    }
+
     /// [`Matcher::feed`] where `data` holds one new byte (a keystroke, an
     /// echo), as the stream hands every push of one byte: stepped without
     /// the scan's loop, whose setting up cost a tenth of such a push, and
