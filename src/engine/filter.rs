@@ -265,9 +265,10 @@ fn first_selective_start(
 }
 
 /// Asks for what the filters' first batch over `input` reads, in a large
-/// set (the batches after it are asked for while one is tested): done
-/// before [`stepper_start`], whose probes they then overlap, so that a push
-/// does not begin each filter waiting on memory.
+/// set (the batches after it are asked for while one is tested), and what
+/// [`stepper_start`] reads first (see [`prefetch_end_probes`]): done before
+/// it, so that its probes overlap them and a push does not begin each
+/// filter waiting on memory.
 pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8]) {
     let any = &engine.direct_any;
     // Where a smaller set is tested first, it is in the cache.
