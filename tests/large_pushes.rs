@@ -10,7 +10,8 @@ use common::{
     Op, Rng, Shape, both, byte_at_a_time, check_stream, describe, encoding, noise, random_input,
     random_secrets, random_value, ref_secret, show, sorted_hits,
 };
-use reference::{Reference, trim_line_breaks};
+use reference::{RefSecret, Reference, trim_line_breaks};
+use slicc_scrub::Scrubber;
 
 /// Several kilobytes: well past where a push is filtered.
 fn long_input(rng: &mut Rng, secrets: &[reference::RefSecret]) -> Vec<u8> {
@@ -21,17 +22,27 @@ fn long_input(rng: &mut Rng, secrets: &[reference::RefSecret]) -> Vec<u8> {
     input
 }
 
+/// Random secrets (of the small shape, with line breaks), whether
+/// replacements keep the length, and their reference and scrubber: `None`
+/// where the compile refuses them (`random_chunking` checks that).
+fn random_case(rng: &mut Rng) -> Option<(Vec<RefSecret>, bool, Reference, Scrubber)> {
+    let secrets = random_secrets(rng, Shape::small(true));
+    let same_length = rng.chance(1, 3);
+    let reference = Reference::new(&secrets, same_length);
+    if reference.replacement_leak().is_some() {
+        return None;
+    }
+    let (scrubber, _) = both(&secrets, same_length);
+    Some((secrets, same_length, reference, scrubber))
+}
+
 fn run(seed: u64, cases: usize) -> usize {
     let mut rng = Rng::new(seed);
     let mut checked = 0;
     for case in 0..cases {
-        let secrets = random_secrets(&mut rng, Shape::small(true));
-        let same_length = rng.chance(1, 3);
-        let reference = Reference::new(&secrets, same_length);
-        if reference.replacement_leak().is_some() {
-            continue; // compile refuses these; random_chunking checks that
-        }
-        let (scrubber, _) = both(&secrets, same_length);
+        let Some((secrets, same_length, reference, scrubber)) = random_case(&mut rng) else {
+            continue;
+        };
         let input = long_input(&mut rng, &secrets);
         let ctx = || {
             format!(
@@ -209,13 +220,12 @@ fn encodings_begun_at_the_end_of_a_push() {
     let mut rng = Rng::new(606);
     let (mut checked, mut deep) = (0, 0);
     for case in 0..40 {
-        let secrets = random_secrets(&mut rng, Shape::small(true));
-        let same_length = rng.chance(1, 3);
-        let reference = Reference::new(&secrets, same_length);
-        if secrets.is_empty() || reference.replacement_leak().is_some() {
+        let Some((secrets, same_length, reference, scrubber)) = random_case(&mut rng) else {
+            continue;
+        };
+        if secrets.is_empty() {
             continue;
         }
-        let (scrubber, _) = both(&secrets, same_length);
         for begun in 1..=40 {
             let value = trim_line_breaks(&rng.pick(&secrets).value).to_vec();
             let planted = encoding(&mut rng, &value);
@@ -268,13 +278,12 @@ fn large_pushes_fed_in_place() {
     let mut rng = Rng::new(505);
     let (mut checked, mut few_held, mut many_held) = (0, 0, 0);
     for case in 0..16 {
-        let secrets = random_secrets(&mut rng, Shape::small(true));
-        let same_length = rng.chance(1, 3);
-        let reference = Reference::new(&secrets, same_length);
-        if secrets.is_empty() || reference.replacement_leak().is_some() {
+        let Some((secrets, same_length, reference, scrubber)) = random_case(&mut rng) else {
+            continue;
+        };
+        if secrets.is_empty() {
             continue;
         }
-        let (scrubber, _) = both(&secrets, same_length);
         let mut input = Vec::new();
         let mut cuts = Vec::new();
         for _ in 0..3 {
