@@ -106,6 +106,9 @@ impl Stream {
     pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
         self.check()?;
         if chunk.len() == 1 {
+            if self.matcher.pass_inert(&self.engine, chunk[0], out) {
+                return Ok(());
+            }
             // Held and stepped without the pieces' loop and the calls a
             // larger push makes.
             let base = self.matcher.decided();

@@ -12,6 +12,7 @@ mod filter;
 mod fragments;
 mod hash;
 mod ids_by_hash;
+mod inert;
 mod layout;
 pub(crate) mod matcher;
 mod opens;
@@ -32,6 +33,7 @@ use crate::patterns_but_fragments;
 use crate::secret::Secret;
 pub(crate) use automaton::{Automaton, LONGEST};
 use filter::TAIL;
+use inert::InertBytes;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
 use starts::Starts;
@@ -144,6 +146,9 @@ pub(crate) struct Engine {
     /// set): where the stepper need not start in the last 7 bytes of a
     /// push.
     pub(crate) short_starts: ShortStarts,
+    /// The bytes that begin nothing: pushed one at a time to a stream at
+    /// rest, they are emitted without a step.
+    pub(crate) inert: InertBytes,
     /// Whether the engine is small enough to stay in a second-level cache
     /// (see [`Engine::steps_quickly`]).
     small: bool,
@@ -225,6 +230,7 @@ impl Engine {
         let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
+        let inert = InertBytes::new(&direct_automaton, &view_automaton, &values);
         let mut engine = Engine {
             secrets: compiled,
             same_length,
@@ -241,6 +247,7 @@ impl Engine {
             starts,
             tail_grams,
             short_starts,
+            inert,
             small: false,
         };
         engine.small = engine.memory_usage() <= SMALL_ENGINE;
