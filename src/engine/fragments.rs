@@ -71,10 +71,26 @@ impl Run {
         sam: &SuffixAutomaton,
         at: u64,
         byte: u8,
-        mut found: impl FnMut(Stretch),
+        found: impl FnMut(Stretch),
     ) {
         let before = *self;
         (self.state, self.len) = sam.step(self.state, self.len, byte);
+        self.stepped_from(before, at, found);
+    }
+
+    /// Reads the byte at position `at`, which no value holds: the run ends
+    /// there, as [`Run::step`] would end it, without the walk down the
+    /// suffix automaton's links.
+    #[inline]
+    pub(crate) fn end_at(&mut self, at: u64, found: impl FnMut(Stretch)) {
+        let before = *self;
+        *self = Run::empty();
+        self.stepped_from(before, at, found);
+    }
+
+    /// Reports what the step from `before` over the byte at `at` made final.
+    #[inline(always)]
+    fn stepped_from(&self, before: Run, at: u64, mut found: impl FnMut(Stretch)) {
         let new_start = at + 1 - u64::from(self.len);
         // Starts up to `at - 16` had a fragment of 16 bytes or more.
         let last = (at + 1).saturating_sub(FRAGMENT as u64);

@@ -147,7 +147,8 @@ pub(crate) struct Engine {
     /// push.
     pub(crate) short_starts: ShortStarts,
     /// The bytes that begin nothing: pushed one at a time to a stream at
-    /// rest, they are emitted without a step.
+    /// rest, they are emitted without a step; and those that end
+    /// everything, which the stepper does not step through the automata.
     pub(crate) inert: InertBytes,
     /// Whether the engine is small enough to stay in a second-level cache
     /// (see [`Engine::steps_quickly`]).
@@ -230,7 +231,11 @@ impl Engine {
         let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
-        let inert = InertBytes::new(&direct_automaton, &view_automaton, &values);
+        let every = direct_table
+            .patterns()
+            .chain(view_table.patterns())
+            .chain(long().map(|(_, v)| v));
+        let inert = InertBytes::new(&direct_automaton, &view_automaton, &values, every);
         let mut engine = Engine {
             secrets: compiled,
             same_length,
