@@ -265,11 +265,12 @@ fn first_selective_start(
 }
 
 /// Asks for what the filters' first batch over `input` reads, in a large
-/// set (the batches after it are asked for while one is tested), and what
+/// set (the batches after it are asked for while one is tested), and,
+/// unless `end_asked` (a copied push asks before its copy), what
 /// [`stepper_start`] reads first (see [`prefetch_end_probes`]): done before
 /// it, so that its probes overlap them and a push does not begin each
 /// filter waiting on memory.
-pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8]) {
+pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: bool) {
     let any = &engine.direct_any;
     // Where a smaller set is tested first, it is in the cache.
     if any.is_large() && engine.direct_first.is_none() {
@@ -279,7 +280,9 @@ pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8]) {
     if view.is_large() {
         prefetch_batch(input, 0, view.stride, |w| view.prefetch(w));
     }
-    prefetch_end_probes(engine, input);
+    if !end_asked {
+        prefetch_end_probes(engine, input);
+    }
 }
 
 /// Asks, in large sets, for what [`stepper_start`] reads first of an input

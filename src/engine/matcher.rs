@@ -186,7 +186,10 @@ impl Matcher {
                 filter::tail_start(new_bytes, &EndBreaks::of(new_bytes)) > 0
             };
             if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
-                self.scan_filtered(engine, input, source);
+                // A copied push asked for the probes of its end before its
+                // copy (see `prefetch_end`), not of a block's before it.
+                let end_asked = source == Source::Copied && stop == data.len();
+                self.scan_filtered(engine, input, source, end_asked);
             } else {
                 self.scan(engine, input, done);
             }
@@ -305,16 +308,23 @@ impl Matcher {
     /// before is exact, so only the last bytes held are filtered again: the
     /// opens that started before them and the fragment run go on from
     /// there, and bytes held for a long candidate are not read again at
-    /// every push. Not inlined: `feed` stays small for the pushes of a
-    /// few bytes, which never come here.
+    /// every push. `end_asked`: what the stepper's start reads of the
+    /// input's end is already asked for. Not inlined: `feed` stays small
+    /// for the pushes of a few bytes, which never come here.
     #[inline(never)]
-    fn scan_filtered(&mut self, engine: &Engine, input: Input<'_>, source: Source) {
+    fn scan_filtered(
+        &mut self,
+        engine: &Engine,
+        input: Input<'_>,
+        source: Source,
+        end_asked: bool,
+    ) {
         let held = (self.end - self.decided) as usize;
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
         // Most often the filters start at `open`.
-        filter::prefetch_first_batches(engine, open);
+        filter::prefetch_first_batches(engine, open, end_asked);
         // The stepper starts where something could still be open at the end;
         // the filter hands it what started before.
         let breaks = EndBreaks::of(open);
