@@ -5,13 +5,16 @@
 /// a test, the compiler made this a call again (6% of a 1 B push).
 #[inline(always)]
 pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
-    if bytes.len() <= SHORT {
-        out.reserve(bytes.len());
-        for &byte in bytes {
-            out.push(byte);
+    match bytes {
+        [] => {}
+        [byte] => out.push(*byte),
+        _ if bytes.len() <= SHORT => {
+            out.reserve(bytes.len());
+            for &byte in bytes {
+                out.push(byte);
+            }
         }
-    } else {
-        out.extend_from_slice(bytes);
+        _ => out.extend_from_slice(bytes),
     }
 }
 
