@@ -34,11 +34,11 @@ fn append_pieces(out: &mut Vec<u8>, bytes: &[u8]) {
 const SHORT: usize = 4;
 
 /// The longest piece of a long run copied with one call. The system's
-/// `memcpy` copies a large block with `rep movsb`, which on AMD's Zen 4
-/// (this project's machines) ran slower than its vector loop, used for
-/// small ones: `bytes`, whose output is mostly long runs of its input,
-/// 1.03 to 1.06 x at 10 to 1,000 tokens and at 100 x 4 KiB with pieces of
-/// 256 or 512 bytes (1.00 to 1.02 x with 1 to 8 KiB, no better at 64).
+/// `memcpy` copies a large block with `rep movsb`, which on this
+/// project's machines (AMD EPYC) ran slower than the vector loop it uses
+/// for small ones: `bytes`, whose output is mostly long runs of its
+/// input, 1.02 to 1.07 x at 10 to 1,000 tokens with pieces of 256 or 512
+/// bytes (1.00 to 1.02 x with 1 to 8 KiB, no better at 64).
 const PIECE: usize = 512;
 
 /// Runs from this long on are copied in pieces: shorter ones, as a 4 KiB
