@@ -13,7 +13,7 @@ use super::append::append;
 use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
 use super::end_breaks::EndBreaks;
-use super::filter::{self, TAIL};
+use super::filter::{self, StepperStart, TAIL};
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
@@ -326,28 +326,41 @@ impl Matcher {
         // Most often the filters start at `open`.
         filter::prefetch_first_batches(engine, open, end_asked);
         // The stepper starts where something could still be open at the end;
-        // the filter hands it what started before.
-        let breaks = EndBreaks::of(open);
-        let tail = filter::tail_start(open, &breaks);
-        let from = filter::stepper_start(engine, open, tail, &breaks);
-        // Filtered again from where a prefix could have been in progress
-        // (fewer than 16 bytes or view bytes before the end): whatever
-        // starts there is found again, and nothing that starts before is
-        // unknown but the opens and the run. When the tail reaches into
-        // what is held, the opens are past it: all is filtered again.
-        let again = if from >= held && held > TAIL {
-            let before = &open[..held];
-            filter::tail_start(before, &EndBreaks::of(before))
+        // the filter hands it what started before. Filtered again from
+        // where a prefix could have been in progress (fewer than 16 bytes
+        // or view bytes before the end): whatever starts there is found
+        // again, and nothing that starts before is unknown but the opens
+        // and the run. When the tail reaches into what is held, the opens
+        // are past it: all is filtered again. Where no more than a tail is
+        // held, all is filtered again whatever the stepper's start, which
+        // is then found after the filter (see `filter::StepperStart`).
+        let (again, stepper) = if held <= TAIL {
+            (0, StepperStart::of(engine, open))
         } else {
-            0
+            let breaks = EndBreaks::of(open);
+            let tail = filter::tail_start(open, &breaks);
+            let from = filter::stepper_start(engine, open, tail, &breaks);
+            let again = if from >= held {
+                let before = &open[..held];
+                filter::tail_start(before, &EndBreaks::of(before))
+            } else {
+                0
+            };
+            (
+                again,
+                StepperStart::known(engine, &open[again..], from - again),
+            )
         };
         let restart = self.decided + again as u64;
         self.reset_automata(engine);
         self.direct_opens.drop_from(restart);
         self.view_opens.drop_from(restart);
         // The opens alone over the new bytes up to the stepper's start.
-        let start = self.decided + held as u64;
-        self.advance_opens(engine, start, open.get(held..from).unwrap_or_default());
+        if !(self.direct_opens.is_empty() && self.view_opens.is_empty()) {
+            let start = self.decided + held as u64;
+            let from = again + stepper.get();
+            self.advance_opens(engine, start, open.get(held..from).unwrap_or_default());
+        }
         // The run has read everything before `run_end` (the end of the
         // input before this push). One shorter than a window holds no
         // fragment yet: where it starts at or after `restart`, the filter
@@ -365,7 +378,7 @@ impl Matcher {
             engine,
             &open[again..],
             restart,
-            from - again,
+            &stepper,
             carried,
             &mut self.candidates,
             &mut self.direct_opens,
@@ -373,6 +386,7 @@ impl Matcher {
             &mut self.filter_opens,
             source == Source::InPlace && open.len() >= READ_AHEAD_FROM,
         );
+        let from = again + stepper.get();
         match run {
             Some(run) => {
                 self.run = run;
