@@ -150,6 +150,10 @@ pub(crate) struct Engine {
     /// rest, they are emitted without a step; and those that end
     /// everything, which the stepper does not step through the automata.
     pub(crate) inert: InertBytes,
+    /// Whether a direct pattern holds a CR or LF (a value with one, in a
+    /// form that keeps it): where none does, a direct pattern open at the
+    /// end of a push starts after its last CR or LF.
+    pub(crate) direct_breaks: bool,
     /// Whether the engine is small enough to stay in a second-level cache
     /// (see [`Engine::steps_quickly`]).
     small: bool,
@@ -236,6 +240,9 @@ impl Engine {
             .chain(view_table.patterns())
             .chain(long().map(|(_, v)| v));
         let inert = InertBytes::new(&direct_automaton, &view_automaton, &values, every);
+        let direct_breaks = direct_table
+            .patterns()
+            .any(|p| p.iter().any(|&b| b == b'\r' || b == b'\n'));
         let mut engine = Engine {
             secrets: compiled,
             same_length,
@@ -253,6 +260,7 @@ impl Engine {
             tail_grams,
             short_starts,
             inert,
+            direct_breaks,
             small: false,
         };
         engine.small = engine.memory_usage() <= SMALL_ENGINE;
