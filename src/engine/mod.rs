@@ -242,7 +242,7 @@ impl Engine {
         let inert = InertBytes::new(&direct_automaton, &view_automaton, &values, every);
         let direct_breaks = direct_table
             .patterns()
-            .any(|p| p.iter().any(|&b| b == b'\r' || b == b'\n'));
+            .any(|p| memchr::memchr2(b'\r', b'\n', p).is_some());
         let mut engine = Engine {
             secrets: compiled,
             same_length,
