@@ -13,10 +13,11 @@ use super::append::append;
 use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
 use super::end_breaks::EndBreaks;
-use super::filter::{self, StepperStart, TAIL};
+use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
+use super::tail::{self, StepperStart, TAIL};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
 
@@ -183,7 +184,7 @@ impl Matcher {
             let new = stop - done;
             let tail_in_new = || {
                 let new_bytes = &input.bytes[done..];
-                filter::tail_start(new_bytes, &EndBreaks::of(new_bytes)) > 0
+                tail::tail_start(new_bytes, &EndBreaks::of(new_bytes)) > 0
             };
             if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
                 // A copied push asked for the probes of its end before its
@@ -204,7 +205,7 @@ impl Matcher {
     #[inline(always)]
     pub(crate) fn prefetch_end(engine: &Engine, end: &[u8]) {
         if end.len() >= FILTER_FROM && !engine.steps_quickly() {
-            filter::prefetch_end_probes(engine, end);
+            tail::prefetch_end_probes(engine, end);
         }
     }
 
@@ -333,16 +334,16 @@ impl Matcher {
         // and the run. When the tail reaches into what is held, the opens
         // are past it: all is filtered again. Where no more than a tail is
         // held, all is filtered again whatever the stepper's start, which
-        // is then found after the filter (see `filter::StepperStart`).
+        // is then found after the filter (see `tail::StepperStart`).
         let (again, stepper) = if held <= TAIL {
             (0, StepperStart::of(engine, open))
         } else {
             let breaks = EndBreaks::of(open);
-            let tail = filter::tail_start(open, &breaks);
-            let from = filter::stepper_start(engine, open, tail, &breaks);
+            let tail = tail::tail_start(open, &breaks);
+            let from = tail::stepper_start(engine, open, tail, &breaks);
             let again = if from >= held {
                 let before = &open[..held];
-                filter::tail_start(before, &EndBreaks::of(before))
+                tail::tail_start(before, &EndBreaks::of(before))
             } else {
                 0
             };

@@ -22,6 +22,7 @@ mod short;
 mod starts;
 mod suffix;
 mod table;
+mod tail;
 mod verify;
 mod wipe;
 
@@ -32,13 +33,13 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 pub(crate) use automaton::{Automaton, LONGEST};
-use filter::TAIL;
 use inert::InertBytes;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
 use starts::Starts;
 use suffix::SuffixAutomaton;
 use table::{Table, TableBuilder};
+use tail::TAIL;
 
 /// What the scrubber knows of one secret after compile: its redaction
 /// (which holds its name) and its placeholder, in one allocation each.
@@ -361,6 +362,25 @@ pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         seed ^= seed << 17;
         seed
     }
+}
+
+#[cfg(test)]
+/// At least `len` bytes of printable noise with one of `pieces` in
+/// two of every `one_in` turns.
+pub(crate) fn text_of(
+    next: &mut impl FnMut() -> u64,
+    len: usize,
+    pieces: &[&[u8]],
+    one_in: u64,
+) -> Vec<u8> {
+    let mut text = Vec::new();
+    while text.len() < len {
+        match next() % one_in {
+            0 | 1 => text.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]),
+            _ => text.push(b' ' + (next() % 90) as u8),
+        }
+    }
+    text
 }
 
 #[cfg(test)]

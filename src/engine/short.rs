@@ -1,5 +1,5 @@
 //! What can begin in the last 7 bytes of a push. There no 8-byte gram
-//! fits, so the stepper (see `filter::stepper_start`) would start at the
+//! fits, so the stepper (see `tail::stepper_start`) would start at the
 //! first of them that is no CR or LF, and every byte it steps costs a
 //! cache miss or three in the automata of a large set. A candidate can
 //! start there only where the bytes to the end begin a pattern, or a

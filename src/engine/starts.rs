@@ -1,5 +1,5 @@
 //! The first gram of every pattern, where the stepper may start (see
-//! `filter::stepper_start`, which probes it at each position of a push's
+//! `tail::stepper_start`, which probes it at each position of a push's
 //! tail). Patterns begin with few distinct bytes (a header, or the first
 //! characters of a value's encodings: `LS0t`, `2d2d` and `-----` for a PEM
 //! key), so a table of their first bytes rules out most positions of text

@@ -3,8 +3,9 @@
 //! is `6161…`) starts once a period all along a run that repeats it. Each
 //! start is compared against the pattern's self-overlap and the furthest
 //! match known so far instead of byte by byte (the Z-algorithm's idea, with
-//! the pattern's [`Period`] standing for its Z-array), so every input byte
-//! is compared at most once per pattern and the pass stays linear.
+//! the pattern's [`Period`](super::table::Period) standing for its
+//! Z-array), so every input byte is compared at most once per pattern and
+//! the pass stays linear.
 
 use super::seeds::gram;
 use super::table::Table;

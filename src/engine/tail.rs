@@ -1,0 +1,494 @@
+//! The tail of a filtered push: its last [`TAIL`] view bytes, which the
+//! stepper steps over after the seed filter (`filter.rs`), so that what is
+//! held is exactly what stepping every byte would hold, and where on it
+//! the stepper starts: the first position from which something could
+//! still be open at the end and not be handed over by the filter.
+
+use std::cell::Cell;
+
+use super::Engine;
+use super::end_breaks::EndBreaks;
+use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, is_break, view_gram};
+use super::table::PREFIX;
+use crate::FRAGMENT;
+
+/// View bytes at the end that the stepper steps over after the filter:
+/// anything still open that starts before them is at least a prefix long,
+/// so the anchored walk from its start finds it, and holds a sampled gram
+/// (at an offset below the stride, 8 bytes), so the filter looks there.
+pub(crate) const TAIL: usize = max(PREFIX, MAX_STRIDE + GRAM - 1);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
+
+/// Where the tail of `input` starts: the last [`TAIL`] view bytes (all of
+/// it when it has fewer). `breaks` are those of `input`.
+pub(super) fn tail_start(input: &[u8], breaks: &EndBreaks) -> usize {
+    breaks
+        .view_start(TAIL)
+        .unwrap_or_else(|| tail_start_searched(input))
+}
+
+/// [`tail_start`] where more than 25 of the last 64 bytes are CR or LF.
+#[cold]
+fn tail_start_searched(input: &[u8]) -> usize {
+    // From line break to line break backwards, within the view bytes still
+    // wanted.
+    let (mut from, mut view) = (input.len(), 0);
+    loop {
+        let want = TAIL - view;
+        let window = from.saturating_sub(want);
+        match memchr::memrchr2(b'\r', b'\n', &input[window..from]) {
+            None if from >= want => return from - want,
+            None => return 0,
+            Some(i) => {
+                let line_break = window + i;
+                view += from - line_break - 1;
+                from = line_break;
+            }
+        }
+    }
+}
+
+/// Where the stepper starts on a push's input (see [`stepper_start`]),
+/// found when first asked for. The filter asks only where a verification
+/// reaches the input's end (seldom), so a push read in place is read
+/// front to back, as the processor fetches it ahead, and its end is read
+/// last, in the cache by then: where the stepper's start was found first,
+/// each push began waiting on memory for its last line. 4 KiB pushes in
+/// place (10 and 100 tokens), against `bytes`, in three runs each of the
+/// benchmark, alternated: 0.78-0.80 -> 0.81-0.83 x at 10 tokens,
+/// 0.72-0.73 -> 0.75-0.78 x at 100; copied pushes (the end just written)
+/// unchanged.
+pub(super) struct StepperStart<'a> {
+    engine: &'a Engine,
+    input: &'a [u8],
+    found: Cell<Option<usize>>,
+}
+
+impl<'a> StepperStart<'a> {
+    /// The stepper's start on `input`, to be found when asked for.
+    pub(super) fn of(engine: &'a Engine, input: &'a [u8]) -> StepperStart<'a> {
+        StepperStart {
+            engine,
+            input,
+            found: Cell::new(None),
+        }
+    }
+
+    /// A start already found: `at` on `input`.
+    pub(super) fn known(engine: &'a Engine, input: &'a [u8], at: usize) -> StepperStart<'a> {
+        StepperStart {
+            engine,
+            input,
+            found: Cell::new(Some(at)),
+        }
+    }
+
+    /// The index in the input where the stepper starts.
+    pub(super) fn get(&self) -> usize {
+        if let Some(at) = self.found.get() {
+            return at;
+        }
+        let breaks = EndBreaks::of(self.input);
+        let tail = tail_start(self.input, &breaks);
+        let at = stepper_start(self.engine, self.input, tail, &breaks);
+        self.found.set(Some(at));
+        at
+    }
+}
+
+/// Where the stepper starts on the tail that begins at `tail`: the first
+/// position from which something could still be open at the end and not be
+/// handed over by the filter (before it, nothing that starts at or after
+/// `tail` can be). A pattern's candidate could start at a position that is
+/// no CR or LF where the pattern's first 8 bytes start, or where fewer
+/// than 8 bytes (or view bytes) remain and they begin a pattern. A fragment
+/// of 16 bytes or more holds a sampled value gram, so the filter walks it
+/// (and hands over its run when it reaches the end); only a proper prefix
+/// of a window can be open at the end unseen, and it starts within the
+/// last 15 bytes, where a value gram starts it, and the last 8 bytes are a
+/// value gram too (they are in it), or within the last 7, which begin a
+/// window then. Every push runs this over its tail: two probes for the last
+/// gram, which most often rule out every window prefix and every position
+/// after the tail's last line break (see [`unopened`]), one a position
+/// where the word holds no line break before that, in a tight loop, and one
+/// for each of the last 7 bytes (`short.rs`): in a large set each probe is
+/// a cache miss, so all are asked for first. `tail` is where [`tail_start`]
+/// puts it.
+pub(super) fn stepper_start(
+    engine: &Engine,
+    input: &[u8],
+    tail: usize,
+    breaks: &EndBreaks,
+) -> usize {
+    let len = input.len();
+    // Positions before `words` have 8 bytes.
+    let words = len.saturating_sub(GRAM - 1).max(tail);
+    let last_gram = gram_at(input, len.wrapping_sub(GRAM));
+    let window_prefixes = match last_gram {
+        Some(last) if engine.value_grams.may_hold(last) => len.saturating_sub(FRAGMENT - 1),
+        // No window's prefix of 8 bytes or more is open at the end.
+        _ => usize::MAX,
+    };
+    let skipped = unopened(
+        engine,
+        input,
+        tail,
+        words,
+        window_prefixes,
+        last_gram,
+        breaks,
+    );
+    // In a large set each probe below is a cache miss: all are asked for
+    // at once, so that they overlap, where the loop's early exit let few
+    // do.
+    if engine.starts.is_large() && tail < words {
+        // `words` is `len - 7` here: every position before it has 8 bytes.
+        let probed = [tail..skipped.start, skipped.end..words];
+        for w in probed
+            .into_iter()
+            .flat_map(|r| input[r.start..r.end + GRAM - 1].windows(GRAM))
+        {
+            engine.starts.prefetch(gram(w));
+        }
+    }
+    if engine.value_grams.is_large() {
+        let from = len.saturating_sub(FRAGMENT - 1).max(tail);
+        for w in input[from.min(len)..].windows(GRAM) {
+            engine.value_grams.prefetch(gram(w));
+        }
+    }
+    let next_break = |from: usize| match breaks.covers(from) {
+        true => breaks.next(from),
+        false => memchr::memchr2(b'\r', b'\n', &input[from..]).map_or(len, |i| from + i),
+    };
+    let may_start = |at: usize, word: u64| may_start_at(engine, window_prefixes, at, word);
+    // The first CR or LF at or after `at`.
+    let mut line_break = next_break(tail);
+    let mut at = tail;
+    while at < words {
+        if skipped.contains(&at) {
+            at = skipped.end;
+            // The skip may pass line breaks.
+            if line_break < at {
+                line_break = next_break(at.min(len));
+            }
+            continue;
+        }
+        // Up to `clean`, a word holds no line break: it is its own view.
+        let clean = line_break.saturating_sub(GRAM - 1).clamp(at, words);
+        if at < clean && engine.starts.is_selective() {
+            let found = first_selective_start(engine, input, at..clean, window_prefixes, may_start);
+            if let Some(found) = found {
+                return found;
+            }
+            at = clean;
+        } else if at < clean {
+            // The words from `at` to `clean`, as windows: no bounds check
+            // a position.
+            let words = input[at..clean + GRAM - 1].windows(GRAM);
+            if let Some(i) = words
+                .enumerate()
+                .position(|(i, w)| may_start(at + i, gram(w)))
+            {
+                return at + i;
+            }
+            at = clean;
+        }
+        // Words that hold the line break, then the break itself.
+        while at < words && at < line_break {
+            // On the view, the first 8 view bytes from here.
+            let word = gram(&input[at..]);
+            if may_start(at, word)
+                || view_gram(input, at).is_none_or(|(view, _)| engine.starts.may_hold(view))
+            {
+                return at;
+            }
+            at += 1;
+        }
+        if at == line_break {
+            at += 1;
+            line_break = next_break(at.min(len));
+        }
+    }
+    // Fewer than 8 bytes remain: a candidate starts there only where the
+    // bytes to the end begin a pattern or a window. Before a CR or LF among
+    // them the view's bytes are not the input's: there any byte that is no
+    // CR or LF could start one.
+    // `words` is at most 7 bytes before the end: among the covered bytes.
+    let last_break = breaks.last_from(words);
+    (words..len)
+        .find(|&at| match last_break {
+            Some(line_break) if at <= line_break => !is_break(input[at]),
+            _ => engine.short_starts.may_start_end(input, at),
+        })
+        .unwrap_or(len)
+}
+
+/// The positions of the tail (from `tail` to `words`, each with 8 bytes)
+/// where nothing can be open at the end, found at once, when the input's
+/// last 8 view bytes are no pattern's gram at an offset a tail holds
+/// (`Engine::tail_grams`): those up to where a window's prefix may be open
+/// (`window_prefixes`) from which at least 8 view bytes remain, or where a
+/// direct pattern holds a CR or LF, those after the tail's last CR or LF.
+/// A pattern open at the end from such a position holds the view bytes
+/// from there to the end (at most [`TAIL`], those from `tail`) as its
+/// first bytes, or, a direct one, the bytes: the last view gram at an
+/// offset below 32. Empty where that is not known. 4 KiB pushes 1.03 x at
+/// 100 and 10,000 tokens (24 of the tail's 32 positions left out on
+/// average); with the positions before a CR or LF, where no direct pattern
+/// holds one (7.7 positions a push looked at -> 1.6 at 100 tokens), 1.02
+/// to 1.08 x more at 100 tokens, 1.04 to 1.14 at 10,000, and 64 B pushes
+/// 1.13 to 1.31 x at 10 to 10,000 tokens (one binary switched).
+fn unopened(
+    engine: &Engine,
+    input: &[u8],
+    tail: usize,
+    words: usize,
+    window_prefixes: usize,
+    last_gram: Option<u64>,
+    breaks: &EndBreaks,
+) -> std::ops::Range<usize> {
+    let end = window_prefixes.min(words);
+    let Some(last) = last_gram.filter(|_| tail < end) else {
+        return words..words;
+    };
+    let last_break = match breaks.covers(tail) {
+        true => breaks.last_from(tail),
+        false => memchr::memrchr2(b'\r', b'\n', &input[tail..]).map(|i| tail + i),
+    };
+    let (gram, range) = match last_break {
+        None => (last, tail..end),
+        // A direct pattern open at the end from before a CR or LF holds it.
+        Some(line_break) if engine.direct_breaks => (last, line_break + 1..end),
+        // The last 8 bytes are view bytes.
+        Some(line_break) if line_break + GRAM < input.len() => (last, tail..end),
+        Some(_) => match last_view_gram(input, tail) {
+            Some((view, first)) => (view, tail..end.min(first + 1)),
+            None => return words..words,
+        },
+    };
+    if range.is_empty() || engine.tail_grams.may_hold(gram) {
+        return words..words;
+    }
+    range
+}
+
+/// The last 8 view bytes of `input` as a gram, and where the first of them
+/// is: `None` where fewer than 8 are at or after `from`.
+fn last_view_gram(input: &[u8], from: usize) -> Option<(u64, usize)> {
+    let mut bytes = [0; GRAM];
+    let mut got = 0;
+    let mut at = input.len();
+    while got < GRAM {
+        at = at.checked_sub(1).filter(|&at| at >= from)?;
+        if !is_break(input[at]) {
+            got += 1;
+            bytes[GRAM - got] = input[at];
+        }
+    }
+    Some((u64::from_le_bytes(bytes), at))
+}
+
+/// Whether a pattern's first gram, or (from `window_prefixes` on: within
+/// the last 15 bytes) a window's proper prefix, may start at `at`, where
+/// `word` starts. A function, not only a closure, so that it is inlined
+/// wherever it is called.
+#[inline(always)]
+fn may_start_at(engine: &Engine, window_prefixes: usize, at: usize, word: u64) -> bool {
+    engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
+}
+
+/// The first of the positions `range` of `input` (each with 8 bytes from
+/// it, none holding a CR or LF) that `may_start` (see [`stepper_start`]),
+/// where few bytes begin a pattern: the positions whose byte does (or,
+/// from `window_prefixes` on, every one) are found first, without a
+/// branch, and only they are probed, where a branch a position on its byte
+/// was mispredicted at about one in three. Out of line: inlined, it made
+/// `stepper_start`'s own loop, for sets where many bytes begin a pattern,
+/// slower.
+#[inline(never)]
+fn first_selective_start(
+    engine: &Engine,
+    input: &[u8],
+    range: std::ops::Range<usize>,
+    window_prefixes: usize,
+    may_start: impl Fn(usize, u64) -> bool,
+) -> Option<usize> {
+    let mut at = range.start;
+    while at < range.end {
+        let count = (range.end - at).min(64);
+        let mut maybe = engine.starts.first_bytes(&input[at..at + count]);
+        if window_prefixes < at + count {
+            let all = u64::MAX >> (64 - count);
+            maybe |= all & !0 << window_prefixes.saturating_sub(at);
+        }
+        while maybe != 0 {
+            let i = maybe.trailing_zeros() as usize;
+            maybe &= maybe - 1;
+            if may_start(at + i, gram(&input[at + i..])) {
+                return Some(at + i);
+            }
+        }
+        at += count;
+    }
+    None
+}
+
+/// Asks, in large sets, for what [`stepper_start`] reads first of an input
+/// that ends with `end`: the probes of its last gram and of the strings of
+/// its last 7 bytes, each a cache miss there. A push that is copied asks
+/// before its copy (see `Stream::push_copied`), so that they arrive while
+/// it is made: 4 KiB pushes 1.03 x at 10,000 tokens and at 10 x 64 KiB,
+/// 1.01 x at 100 x 4 KiB, where they were asked for as the stepper's start
+/// was looked for.
+pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
+    let large = [
+        engine.tail_grams.is_large(),
+        engine.value_grams.is_large(),
+        engine.short_starts.is_large(),
+    ];
+    // In a small engine nothing is asked for, and the end, which a push
+    // read in place may not have in the cache yet, is not read here (see
+    // `StepperStart`).
+    if large == [false; 3] {
+        return;
+    }
+    let Some(last) = gram_at(end, end.len().wrapping_sub(GRAM)) else {
+        return;
+    };
+    if large[0] {
+        engine.tail_grams.prefetch(last);
+    }
+    if large[1] {
+        engine.value_grams.prefetch(last);
+    }
+    if large[2] {
+        for at in end.len() + 1 - GRAM..end.len() {
+            engine.short_starts.prefetch_end(end, at);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Secret;
+    use crate::engine::text_of;
+
+    /// The plain definitions that `tail_start` and `stepper_start` compute
+    /// quickly.
+    fn tail_plainly(input: &[u8]) -> usize {
+        let mut view = 0;
+        (0..input.len())
+            .rev()
+            .find(|&at| {
+                view += usize::from(!is_break(input[at]));
+                view == TAIL
+            })
+            .unwrap_or(0)
+    }
+
+    fn could_start_open(engine: &Engine, input: &[u8], at: usize) -> bool {
+        if is_break(input[at]) {
+            return false;
+        }
+        if at + GRAM > input.len() {
+            let rest = &input[at..];
+            return rest.iter().any(|&b| is_break(b)) || engine.short_starts.may_start(rest);
+        }
+        let word = gram(&input[at..]);
+        // A proper prefix of a window at the end: shorter than 16 bytes, so
+        // the last 8 bytes are in it.
+        let last = gram(&input[input.len() - GRAM..]);
+        let window_prefix = at + FRAGMENT > input.len()
+            && engine.value_grams.may_hold(word)
+            && engine.value_grams.may_hold(last);
+        let view: Vec<u8> = input[at..]
+            .iter()
+            .copied()
+            .filter(|&b| !is_break(b))
+            .collect();
+        // Where no CR or LF follows, what is open holds the bytes from here
+        // to the end (at most a tail) as its first ones: the last gram at
+        // one of the offsets of `tail_grams`. Where a window's prefix may
+        // be open, each position is looked at.
+        let windows_open = at + FRAGMENT > input.len() && engine.value_grams.may_hold(last);
+        // Where no direct pattern holds a CR or LF, one that follows
+        // leaves only view patterns to be open, and they hold the last 8
+        // view bytes where there are as many from here.
+        let last_view = view.last_chunk::<GRAM>().map(|w| u64::from_le_bytes(*w));
+        let unopened = !windows_open
+            && (view.len() == input.len() - at && !engine.tail_grams.may_hold(last)
+                || !engine.direct_breaks
+                    && last_view.is_some_and(|v| !engine.tail_grams.may_hold(v)));
+        (engine.starts.may_hold(word) || view.len() < GRAM || engine.starts.may_hold(gram(&view)))
+            && !unopened
+            || window_prefix
+    }
+
+    #[test]
+    fn tail_and_stepper_start_as_defined() {
+        let secrets = [
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef"),
+        ];
+        // Two secrets, and with them enough that the last bytes' set of
+        // short starts is kept.
+        let small = Engine::build(&secrets, false);
+        let mut more = secrets.to_vec();
+        more.extend(crate::engine::short::tests::many_tokens(100));
+        let large = Engine::build(&more, false);
+        // The many tokens hold line breaks, which some direct patterns
+        // keep: the same without them, and the two secrets with a raw value
+        // that holds one.
+        let unbroken: Vec<Secret> = more
+            .iter()
+            .map(|s| {
+                let value = s.value.iter().map(|&b| if b == b'\n' { b'x' } else { b });
+                Secret::new(s.name.clone(), value.collect::<Vec<u8>>())
+            })
+            .collect();
+        let unbroken = Engine::build(&unbroken, false);
+        let mut broken = secrets.to_vec();
+        broken.push(Secret::new("C", "pass\nword12"));
+        let broken = Engine::build(&broken, false);
+        let direct_breaks = [&small, &large, &unbroken, &broken].map(|e| e.direct_breaks);
+        assert_eq!(direct_breaks, [false, true, false, true]);
+        for engine in [&small, &large, &unbroken, &broken] {
+            starts_as_defined(engine);
+        }
+    }
+
+    fn starts_as_defined(engine: &Engine) {
+        let mut next = crate::engine::xorshift(0x5eed_u64);
+        // Text with line breaks often (now and then many in a row), and now
+        // and then the start of a pattern (raw, base64 and hex of a value)
+        // so that some positions could start one.
+        let pieces: [&[u8]; 8] = [
+            b"\n",
+            b"\r\n",
+            b"pass\nwor",
+            b"correct ",
+            b"Y29ycmVjdCBo",
+            b"746f6b5f",
+            b"tok_0123",
+            // More line breaks than the last 64 bytes' bits cover a tail in.
+            b"\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n",
+        ];
+        for _ in 0..3000 {
+            let len = (next() % 160) as usize;
+            let input = text_of(&mut next, len, &pieces, 8);
+            let breaks = EndBreaks::of(&input);
+            let tail = tail_start(&input, &breaks);
+            assert_eq!(tail, tail_plainly(&input), "tail of {input:?}");
+            let expected = (tail..input.len())
+                .find(|&at| could_start_open(engine, &input, at))
+                .unwrap_or(input.len());
+            let start = stepper_start(engine, &input, tail, &breaks);
+            assert_eq!(start, expected, "{input:?}");
+        }
+    }
+}
