@@ -160,10 +160,11 @@ impl Stream {
     }
 
     /// Pushes `piece` where it is, without copying it into what is held,
-    /// once nothing held lies before it: its first bytes are pushed one at
-    /// a time until what was held is decided (most often after a byte or
-    /// two), then the rest is fed in place and only what it leaves
-    /// undecided is held. Returns what is left to push the usual way where
+    /// once nothing held lies before it: what is held is emitted at once
+    /// where the piece's first bytes show that nothing can start in it
+    /// (most often), else its first bytes are pushed one at a time until
+    /// what was held is decided (most often after a byte or two); then the
+    /// rest is fed in place and only what it leaves undecided is held. Returns what is left to push the usual way where
     /// that takes more than [`STEPS_IN_PLACE`] bytes.
     fn push_in_place<'a>(&mut self, piece: &'a [u8], out: &mut Vec<u8>) -> Option<&'a [u8]> {
         let held = self.matcher.held();
@@ -172,6 +173,13 @@ impl Stream {
         }
         // The position of `piece[0]`.
         let at = self.matcher.decided() + held as u64;
+        let held_bytes = &self.held[self.start..];
+        if self
+            .matcher
+            .release_unopened(&self.engine, held_bytes, piece, out)
+        {
+            self.start = self.held.len();
+        }
         let mut stepped = 0;
         while self.matcher.decided() < at {
             if stepped == STEPS_IN_PLACE {
