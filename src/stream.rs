@@ -52,18 +52,15 @@ pub struct Stream {
 const PIECE: usize = 1 << 20;
 
 /// Pieces of at least this many bytes are fed where they are (see
-/// [`Stream::push_in_place`]), where the engine waits on memory for each
-/// byte stepped: at 4 KiB, the bytes stepped before it cost about as much
-/// as the copy they save or more (4 KiB pushes 0.94 to 1.02 x at 10,000
-/// tokens, 0.93 to 1.01 x at 10 x 64 KiB), at 16 KiB they do not (1.05 to
-/// 1.19 x at 10 to 1,000 tokens, within noise from 10,000 on; 64 KiB
-/// pushes 1.03 to 1.15 x).
-const IN_PLACE_FROM: usize = 16 * 1024;
-
-/// [`IN_PLACE_FROM`] where the engine steps quickly (see
-/// [`Engine::steps_quickly`]): 4 KiB pushes 1.10 x at 10 tokens and 1.03
-/// x at 100 (median of five runs).
-const IN_PLACE_FROM_QUICK: usize = 4 * 1024;
+/// [`Stream::push_in_place`]). In a large engine, whose automata wait on
+/// memory for each byte stepped, this was 16 KiB while a piece's first
+/// bytes were stepped one at a time to decide what was held (4 KiB pushes
+/// read in place 0.94 to 1.02 x there); now that what is held is most
+/// often emitted without a step (see `Matcher::release_unopened`), 4 KiB
+/// pushes in place are 1.04 to 1.08 x at 1,000 tokens, 1.02 to 1.05 at 100
+/// x 4 KiB, 1.06 to 1.07 at 10 x 64 KiB and 0.98 to 1.04 at 10,000; in a
+/// small engine 1.10 x at 10 tokens and 1.03 at 100.
+const IN_PLACE_FROM: usize = 4 * 1024;
 
 /// At most so many bytes of a piece are pushed one at a time for it to be
 /// fed in place, and no more than so many may be held before it.
@@ -127,12 +124,8 @@ impl Stream {
     /// the registers it uses.
     #[inline(never)]
     fn push_pieces(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
-        let in_place_from = match self.engine.steps_quickly() {
-            true => IN_PLACE_FROM_QUICK,
-            false => IN_PLACE_FROM,
-        };
         for piece in chunk.chunks(PIECE) {
-            let rest = if piece.len() >= in_place_from {
+            let rest = if piece.len() >= IN_PLACE_FROM {
                 match self.push_in_place(piece, out) {
                     Some(rest) => rest,
                     None => continue,

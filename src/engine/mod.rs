@@ -269,8 +269,8 @@ impl Engine {
     }
 
     /// Whether a byte is stepped quickly (the engine stays in the cache):
-    /// then a push of 4 KiB is worth reading in place (see
-    /// `Stream::push_in_place`), its first bytes stepped one at a time.
+    /// then what a push reads at its end is not asked for ahead (see
+    /// `Matcher::prefetch_end`).
     pub(crate) fn steps_quickly(&self) -> bool {
         self.small
     }
