@@ -157,8 +157,9 @@ impl Stream {
     /// where the piece's first bytes show that nothing can start in it
     /// (most often), else its first bytes are pushed one at a time until
     /// what was held is decided (most often after a byte or two); then the
-    /// rest is fed in place and only what it leaves undecided is held. Returns what is left to push the usual way where
-    /// that takes more than [`STEPS_IN_PLACE`] bytes.
+    /// rest is fed in place and only what it leaves undecided is held.
+    /// Returns what is left to push the usual way where that takes more
+    /// than [`STEPS_IN_PLACE`] bytes.
     fn push_in_place<'a>(&mut self, piece: &'a [u8], out: &mut Vec<u8>) -> Option<&'a [u8]> {
         let held = self.matcher.held();
         if held > STEPS_IN_PLACE {

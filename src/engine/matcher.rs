@@ -17,7 +17,7 @@ use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
-use super::seeds::{GRAM, gram};
+use super::seeds::{GRAM, gram, is_break};
 use super::tail::{self, StepperStart, TAIL};
 use crate::FRAGMENT;
 use crate::form::{Form, Hit};
@@ -284,14 +284,11 @@ impl Matcher {
         bytes[..count].copy_from_slice(held);
         bytes[count..count + GRAM].copy_from_slice(&next[..GRAM]);
         // With a CR or LF among them, the view's grams are other bytes.
-        if bytes[..count + GRAM - 1]
-            .iter()
-            .any(|&b| b == b'\r' || b == b'\n')
-        {
+        if bytes[..count + GRAM - 1].iter().any(|&b| is_break(b)) {
             return false;
         }
-        let begins = |word| engine.starts.may_hold(word) || engine.value_grams.may_hold(word);
-        if (0..count).any(|p| begins(gram(&bytes[p..]))) {
+        // A window may start at each of them: all are before the end.
+        if (0..count).any(|p| tail::may_start_at(engine, 0, p, gram(&bytes[p..]))) {
             return false;
         }
         // Each open verification and candidate starts at a held byte.
