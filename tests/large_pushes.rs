@@ -267,12 +267,11 @@ fn encodings_begun_at_the_end_of_a_push() {
 /// before them is decided (at once where their first 8 bytes show that
 /// nothing can start in it, else pushed a byte at a time for up to 8
 /// bytes; more held, or still undecided after 8, and the push is copied as
-/// any other): such
-/// pushes, of 4 to 20 KiB, each cut 0 to 24 bytes into a planted encoding
-/// or a piece of a value, after 0 to 3 single bytes, against the reference
-/// stream after every push (output, `held()` and hits). Both sides of the
-/// limit are reached: pushes that begin with more than 8 bytes held and
-/// with 1 to 8.
+/// any other): such pushes, of 4 to 20 KiB, each cut 0 to 24 bytes into a
+/// planted encoding or a piece of a value, after 0 to 3 single bytes,
+/// against the reference stream after every push (output, `held()` and
+/// hits). Both sides of the limit are reached: pushes that begin with more
+/// than 8 bytes held and with 1 to 8.
 #[test]
 fn large_pushes_fed_in_place() {
     const LARGE: usize = 4 * 1024;

@@ -43,7 +43,8 @@ pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: b
 
 /// Every candidate that starts in `input` (which starts at position `base`,
 /// at or after the first undecided byte) into `candidates`, and what
-/// reaches its end from before `tail`: open verifications into
+/// reaches its end from before the stepper's start (`stepper`, in
+/// `input`): open verifications into
 /// `direct_opens` and `view_opens` (after those there, which start before
 /// `input`), and the fragment run when a walk reached the end. `carried` is
 /// the stream's fragment run, which has read `input` up to that index:
@@ -57,7 +58,7 @@ pub(super) fn find(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    tail: &StepperStart<'_>,
+    stepper: &StepperStart<'_>,
     carried: (Run, usize),
     candidates: &mut Candidates,
     direct_opens: &mut Opens,
@@ -69,10 +70,10 @@ pub(super) fn find(
     // The direct filter reads the input first (the view's then finds it in
     // the cache): it asks for it ahead where it is not there yet.
     let run = filter_direct(
-        engine, input, base, tail, carried, candidates, scratch, read_ahead,
+        engine, input, base, stepper, carried, candidates, scratch, read_ahead,
     );
     push_sorted(scratch, &engine.direct_table, direct_opens);
-    filter_view(engine, input, base, tail, candidates, scratch);
+    filter_view(engine, input, base, stepper, candidates, scratch);
     push_sorted(scratch, &engine.view_table, view_opens);
     run
 }
@@ -96,7 +97,7 @@ fn filter_direct(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    tail: &StepperStart<'_>,
+    stepper: &StepperStart<'_>,
     carried: (Run, usize),
     candidates: &mut Candidates,
     opens: &mut Vec<Open>,
@@ -137,7 +138,9 @@ fn filter_direct(
         for offset in high_first(index.get(word)) {
             if let Some(start) = at.checked_sub(offset) {
                 let verify = &mut verifier;
-                direct_at(engine, input, base, start, tail, candidates, opens, verify);
+                direct_at(
+                    engine, input, base, start, stepper, candidates, opens, verify,
+                );
             }
         }
         if at >= walked
@@ -431,14 +434,15 @@ fn high_first(mut bits: u64) -> impl Iterator<Item = usize> {
 
 /// The direct patterns that start at `start`: an anchored walk of the
 /// prefix automaton, then the rest of each longer pattern compared. One
-/// still open at the end, from before the tail, goes to `opens`.
+/// still open at the end, from before the stepper's start, goes to
+/// `opens`.
 #[allow(clippy::too_many_arguments)]
 fn direct_at(
     engine: &Engine,
     input: &[u8],
     base: u64,
     start: usize,
-    tail: &StepperStart<'_>,
+    stepper: &StepperStart<'_>,
     candidates: &mut Candidates,
     opens: &mut Vec<Open>,
     verifier: &mut Verifier,
@@ -472,10 +476,10 @@ fn direct_at(
                         offer_direct(engine, candidates, id, base + start as u64, len);
                     }
                     // Still open: the stepper takes it on from its start.
-                    Outcome::AtEnd if start < tail.get() => opens.push(Open {
+                    Outcome::AtEnd if start < stepper.get() => opens.push(Open {
                         id,
                         start: base + start as u64,
-                        matched: (tail.get() - start) as u32,
+                        matched: (stepper.get() - start) as u32,
                     }),
                     _ => {}
                 }
@@ -490,7 +494,7 @@ fn filter_view(
     engine: &Engine,
     input: &[u8],
     base: u64,
-    tail: &StepperStart<'_>,
+    stepper: &StepperStart<'_>,
     candidates: &mut Candidates,
     opens: &mut Vec<Open>,
 ) {
@@ -502,8 +506,8 @@ fn filter_view(
         engine,
         input,
         base,
-        tail,
-        after_tail: None,
+        stepper,
+        after_stepper: None,
         verifier: Verifier::new(true),
     };
     // View indexes, for the verifier, are counted only where a gram hits
@@ -585,9 +589,9 @@ struct ViewPass<'a> {
     engine: &'a Engine,
     input: &'a [u8],
     base: u64,
-    tail: &'a StepperStart<'a>,
-    /// The view bytes from `tail` to the end, once needed.
-    after_tail: Option<usize>,
+    stepper: &'a StepperStart<'a>,
+    /// The view bytes from the stepper's start to the end, once needed.
+    after_stepper: Option<usize>,
     verifier: Verifier,
 }
 
@@ -642,16 +646,17 @@ impl ViewPass<'_> {
                             offer_view(engine, candidates, id, self.base + start as u64, span);
                         }
                         // The input ended inside the pattern: still open,
-                        // and the stepper takes it on from the tail with
+                        // and the stepper takes it on from its start with
                         // the view bytes before it matched.
-                        Outcome::AtEnd if start < self.tail.get() => {
+                        Outcome::AtEnd if start < self.stepper.get() => {
                             // Every view byte from `start` to the end
-                            // matched: those before the tail are its count.
-                            let before_tail = reach.len - self.view_after_tail();
+                            // matched: those before the stepper's start are
+                            // its count.
+                            let before = reach.len - self.view_after_stepper();
                             opens.push(Open {
                                 id,
                                 start: self.base + start as u64,
-                                matched: before_tail as u32,
+                                matched: before as u32,
                             });
                         }
                         _ => {}
@@ -661,11 +666,11 @@ impl ViewPass<'_> {
         }
     }
 
-    fn view_after_tail(&mut self) -> usize {
-        let (input, tail) = (self.input, self.tail.get());
+    fn view_after_stepper(&mut self) -> usize {
+        let (input, from) = (self.input, self.stepper.get());
         *self
-            .after_tail
-            .get_or_insert_with(|| view_len(&input[tail..]) as usize)
+            .after_stepper
+            .get_or_insert_with(|| view_len(&input[from..]) as usize)
     }
 }
 

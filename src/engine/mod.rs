@@ -364,9 +364,9 @@ pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// At least `len` bytes of printable noise with one of `pieces` in two
+/// of every `one_in` turns.
 #[cfg(test)]
-/// At least `len` bytes of printable noise with one of `pieces` in
-/// two of every `one_in` turns.
 pub(crate) fn text_of(
     next: &mut impl FnMut() -> u64,
     len: usize,
