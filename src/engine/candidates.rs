@@ -25,7 +25,7 @@ impl Candidate {
 }
 
 /// Candidates by start position, none before `floor` (the decided input).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Candidates {
     by_start: BTreeMap<u64, Candidate>,
     /// Stretches of fragments by first start. A start is in several only

@@ -104,11 +104,19 @@ pub(crate) enum Source {
     Copied,
 }
 
+#[derive(Clone)]
 pub(crate) struct Matcher {
     /// Everything before this position is decided and emitted.
     decided: u64,
     /// Bytes consumed so far.
     end: u64,
+    /// The automata, the line breaks and the fragment run have read every
+    /// byte before this position. Where it is before `end`, the bytes from
+    /// it are a tail held without a step (see [`Matcher::hold_unstepped`]):
+    /// then `decided` is here too, nothing is open, no candidate is known,
+    /// the run is empty (`run_end` here) and the automata are at their
+    /// start, as they would be here before stepping the tail.
+    stepped: u64,
     direct_state: StateId,
     view_state: StateId,
     /// Positions of the CR and LF bytes at or after `decided` (from where
@@ -131,6 +139,7 @@ impl Matcher {
         Matcher {
             decided: 0,
             end: 0,
+            stepped: 0,
             direct_state: engine.direct.start(),
             view_state: engine.view.start(),
             line_breaks: VecDeque::new(),
@@ -193,9 +202,17 @@ impl Matcher {
                 let end_asked = source == Source::Copied && stop == data.len();
                 self.scan_filtered(engine, input, source, end_asked);
             } else {
+                self.step_unstepped(engine, input);
                 self.scan(engine, input, done);
             }
-            self.decide(engine, input, out, false);
+            if self.stepped == self.end {
+                self.decide(engine, input, out, false);
+            } else {
+                // Held without a step: everything before it is decided.
+                let emitted = input.index(self.decided);
+                append(out, &input.bytes[emitted..input.index(self.stepped)]);
+                self.advance_to(engine, self.stepped);
+            }
             done = stop;
         }
     }
@@ -220,6 +237,9 @@ impl Matcher {
     pub(crate) fn feed_byte(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         debug_assert_eq!(self.end + 1, base + data.len() as u64);
         let input = Input { bytes: data, base };
+        // After a filtered push, a tail held without a step is stepped
+        // first (a branch the processor predicts).
+        self.step_unstepped(engine, input);
         self.step(engine, self.end, data[data.len() - 1]);
         self.stepped_to(self.end + 1);
         self.decide(engine, input, out, false);
@@ -299,6 +319,9 @@ impl Matcher {
         self.run = Run::empty();
         self.reset_automata(engine);
         self.decided = self.end;
+        self.stepped = self.end;
+        // After a tail held without a step, the run had not read it.
+        self.run_end = self.end;
         self.candidates.decided_to(self.end);
         true
     }
@@ -309,6 +332,7 @@ impl Matcher {
     pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let input = Input { bytes: data, base };
         debug_assert_eq!(input.end(), self.end);
+        self.step_unstepped(engine, input);
         let Matcher {
             run,
             candidates,
@@ -372,6 +396,9 @@ impl Matcher {
         end_asked: bool,
     ) {
         let held = (self.end - self.decided) as usize;
+        // A tail held without a step is shorter than a tail: filtered
+        // again whole, the automata started afresh.
+        debug_assert!(self.stepped == self.end || held <= TAIL);
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
@@ -447,9 +474,78 @@ impl Matcher {
             None => {
                 self.run = Run::empty();
                 self.run_end = self.decided + from as u64;
+                if self.hold_unstepped(engine, input, first + from) {
+                    return;
+                }
             }
         }
         self.scan(engine, input, first + from);
+    }
+
+    /// Decides the tail from `from` (an index in `input`, where the stepper
+    /// would start, the run empty there) without a step where it is 1 to 3
+    /// bytes, none a CR or LF, and nothing found before it is open or a
+    /// candidate: then stepping would hold it from the first byte from
+    /// which its bytes begin a pattern or a window (the automata, started
+    /// at `from`, hold their longest pending suffix; the run, its longest
+    /// window prefix) and decide everything before, which the exact starts
+    /// tell without a step. What is held is held unstepped: the automata
+    /// stay at their start as of its first byte, marked so
+    /// ([`Matcher::stepped`]), and step it only where something reads them
+    /// (most often the next push filters it again, or releases it
+    /// unstepped); where nothing is, all is decided as after a step that
+    /// leaves nothing open. Returns whether the tail is decided so.
+    #[inline]
+    fn hold_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
+        let tail = &input.bytes[from..];
+        let decidable = (1..=engine.exact_starts.longest()).contains(&tail.len())
+            && self.candidates.is_empty()
+            && self.direct_opens.is_empty()
+            && self.view_opens.is_empty()
+            && !tail.iter().any(|&b| is_break(b));
+        if !decidable {
+            return false;
+        }
+        // The first position from which the bytes begin something.
+        let held_from = (0..tail.len())
+            .find(|&i| engine.exact_starts.begins(&tail[i..]) == Some(true))
+            .unwrap_or(tail.len());
+        let at = input.base + (from + held_from) as u64;
+        debug_assert_eq!(self.run_end, input.base + from as u64);
+        #[cfg(debug_assertions)]
+        {
+            // Stepping decides all before `at`, and holds the rest.
+            let mut stepping = self.clone();
+            stepping.scan(engine, input, from);
+            stepping.decide(engine, input, &mut Vec::new(), false);
+            assert_eq!(stepping.decided, at, "a tail decided without a step");
+        }
+        // The automata are at their start (the filter started them afresh,
+        // and nothing stepped them), the run empty.
+        self.stepped = at;
+        self.run_end = at;
+        true
+    }
+
+    /// Steps the tail held without a step (see [`Matcher::stepped`]), if
+    /// any: the automata and the run then know it, as if the push had
+    /// stepped it. `input` holds it.
+    #[inline(always)]
+    fn step_unstepped(&mut self, engine: &Engine, input: Input<'_>) {
+        if self.stepped != self.end {
+            self.step_held_tail(engine, input);
+        }
+    }
+
+    /// [`Matcher::step_unstepped`] where a tail is held so.
+    #[cold]
+    #[inline(never)]
+    fn step_held_tail(&mut self, engine: &Engine, input: Input<'_>) {
+        debug_assert_eq!(self.stepped, self.decided);
+        for at in self.stepped..self.end {
+            self.step(engine, at, input.bytes[input.index(at)]);
+        }
+        self.stepped = self.end;
     }
 
     /// The open verifications read the byte at `at` (those of the view
@@ -511,6 +607,7 @@ impl Matcher {
     #[inline(always)]
     fn stepped_to(&mut self, end: u64) {
         self.end = end;
+        self.stepped = end;
         self.run_end = self.run_end.max(end);
     }
 
@@ -934,7 +1031,10 @@ mod tests {
     use super::*;
     use crate::Secret;
     use crate::engine::table::Table;
-    use crate::engine::{text_of, xorshift};
+    use crate::engine::{Exact, text_of, xorshift};
+
+    /// The lengths of strings an engine's exact starts may hold.
+    const EXACT_LENGTHS: usize = crate::engine::exact_starts::EXACT;
 
     /// `data` scrubbed as two pushes, cut at `cut`, the held bytes released
     /// by [`Matcher::release_unopened`] at the second where it lets them
@@ -1016,6 +1116,268 @@ mod tests {
         assert!(
             released >= 100 && refused >= 100,
             "{released} released, {refused} not"
+        );
+    }
+
+    /// `data` up to `to` pushed to `matcher`, whose input so far is
+    /// `data[..matcher.end]`, as a stream pushes it: a byte alone through
+    /// `feed_byte`, more through `feed`, what is held fed again.
+    fn push_to(matcher: &mut Matcher, engine: &Engine, data: &[u8], to: usize, out: &mut Vec<u8>) {
+        let base = matcher.decided();
+        let held = &data[base as usize..to];
+        if to as u64 == matcher.end + 1 {
+            matcher.feed_byte(engine, held, base, out);
+        } else {
+            matcher.feed(engine, held, base, out, Source::Copied);
+        }
+    }
+
+    /// [`push_to`] as a stream pushes a large piece in place: what is held
+    /// released where it may be, else the piece's first bytes pushed alone
+    /// until it is decided (at most 8), then the rest fed where it is.
+    fn push_in_place_to(
+        matcher: &mut Matcher,
+        engine: &Engine,
+        data: &[u8],
+        to: usize,
+        out: &mut Vec<u8>,
+    ) {
+        let at = matcher.end as usize;
+        let held = &data[matcher.decided() as usize..at];
+        if held.len() > GRAM {
+            return push_to(matcher, engine, data, to, out);
+        }
+        matcher.release_unopened(engine, held, &data[at..to], out);
+        let mut stepped = at;
+        while (matcher.decided() as usize) < at && stepped < to && stepped < at + GRAM {
+            stepped += 1;
+            push_to(matcher, engine, data, stepped, out);
+        }
+        if stepped < to {
+            let base = matcher.decided();
+            let source = match base as usize >= at {
+                true => Source::InPlace,
+                false => Source::Copied,
+            };
+            matcher.feed(engine, &data[base as usize..to], base, out, source);
+        }
+    }
+
+    /// Pushes `data` to a matcher of each of `engines` (the first one that
+    /// steps every tail, the second one that may hold tails unstepped), to
+    /// each of `ends` in turn, the larger pushes at random read in place
+    /// and now and then an idle stream's flush: the output after each push,
+    /// what is held and the hits at the end are the same. Counts the tails
+    /// held unstepped by their length.
+    fn pushed_alike(
+        engines: [&Engine; 2],
+        data: &[u8],
+        ends: &[usize],
+        next: &mut impl FnMut() -> u64,
+        unstepped: &mut [usize; EXACT_LENGTHS],
+    ) {
+        let [stepping, holding] = engines;
+        let (mut a, mut b) = (Matcher::new(stepping), Matcher::new(holding));
+        let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
+        let mut at = 0;
+        for &to in ends {
+            // Half of the larger pushes as if read in place.
+            if to - at >= 2 * GRAM && next().is_multiple_of(2) {
+                push_in_place_to(&mut a, stepping, data, to, &mut out_a);
+                push_in_place_to(&mut b, holding, data, to, &mut out_b);
+            } else {
+                push_to(&mut a, stepping, data, to, &mut out_a);
+                push_to(&mut b, holding, data, to, &mut out_b);
+            }
+            if b.stepped != b.end {
+                unstepped[b.held() - 1] += 1;
+            }
+            assert!(out_a == out_b, "{data:?} pushed to {to}");
+            assert_eq!(a.held(), b.held(), "{data:?} pushed to {to}");
+            if next().is_multiple_of(16) && a.held() < FRAGMENT {
+                // An idle stream's flush: decided as at the end.
+                let base = a.decided() as usize;
+                a.finish(stepping, &data[base..to], base as u64, &mut out_a);
+                b.finish(holding, &data[base..to], base as u64, &mut out_b);
+                assert!(out_a == out_b, "{data:?} flushed at {to}");
+            }
+            at = to;
+        }
+        let base = a.decided() as usize;
+        a.finish(stepping, &data[base..], base as u64, &mut out_a);
+        b.finish(holding, &data[base..], base as u64, &mut out_b);
+        assert!(out_a == out_b, "{data:?} at its end");
+        assert!(a.hits(stepping) == b.hits(holding), "{data:?} hits");
+    }
+
+    /// A tail held without a step leaves every push's output, what is held
+    /// and the hits as stepping it would: engines that hold tails of 1, 2
+    /// and 3 bytes against one that never does, in the same chunks (pushes
+    /// of one byte, of a few, and filtered ones) with now and then an idle
+    /// stream's flush, over text of patterns and values whole and cut.
+    #[test]
+    fn tails_held_without_a_step_as_stepping_would() {
+        let mut next = xorshift(0x7a1d);
+        let mut many = vec![
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef"),
+        ];
+        many.extend(crate::engine::short::tests::many_tokens(40));
+        let long: Vec<Secret> = (0..3)
+            .map(|i| {
+                let value: Vec<u8> = (0..300).map(|_| b'A' + (next() % 52) as u8).collect();
+                Secret::new(format!("L{i}"), value)
+            })
+            .collect();
+        let few = many[..2].to_vec();
+        let mut unstepped = [0; EXACT_LENGTHS];
+        for secrets in [&few, &many, &long] {
+            let stepping = Engine::build_with(secrets, false, Exact::Longest(0));
+            let tables = [&stepping.direct_table, &stepping.view_table];
+            let patterns = tables.into_iter().flat_map(Table::patterns);
+            let values = secrets.iter().map(|s| s.trimmed_value());
+            let mut pieces: Vec<&[u8]> = Vec::new();
+            for bytes in patterns.chain(values).step_by(5) {
+                let cut = 1 + (next() as usize) % bytes.len();
+                pieces.extend([bytes, &bytes[..cut], &bytes[..cut.min(3)]]);
+            }
+            pieces.extend([&b"\r\n"[..], b"\n"]);
+            // The first 1 to 3 bytes of patterns and windows, which pushes
+            // end with: a tail that may be held (one byte only after
+            // nothing but line breaks: the stepper starts at any byte with
+            // fewer than 8 view bytes to the end).
+            let windows = secrets
+                .iter()
+                .map(|s| s.trimmed_value())
+                .filter(|v| v.len() > FRAGMENT)
+                .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |at| &v[at..]));
+            let starts: Vec<&[u8]> = tables
+                .into_iter()
+                .flat_map(Table::patterns)
+                .chain(windows)
+                .collect();
+            for longest in 1..=EXACT_LENGTHS {
+                let holding = Engine::build_with(secrets, false, Exact::Longest(longest));
+                for _ in 0..300 {
+                    // The pushes' ends, and the input.
+                    let (mut data, mut ends) = (Vec::new(), Vec::new());
+                    while data.len() < 1500 {
+                        match next() % 4 {
+                            0 => data.push(b' ' + (next() % 90) as u8),
+                            1 => {
+                                let len = 2 + (next() % 46) as usize;
+                                data.extend(text_of(&mut next, len, &pieces, 3));
+                            }
+                            _ => {
+                                let len = 48 + (next() % 200) as usize;
+                                match next() % 8 {
+                                    0 => data.extend_from_slice(&[b'\n'; FILTER_FROM]),
+                                    kind => {
+                                        data.extend(text_of(&mut next, len, &pieces, 200));
+                                        if kind == 1 {
+                                            data.extend_from_slice(b"\r\n");
+                                        }
+                                    }
+                                }
+                                let start = starts[(next() % starts.len() as u64) as usize];
+                                // Else noise: a tail that may begin nothing.
+                                if !next().is_multiple_of(4) {
+                                    data.extend_from_slice(&start[..1 + (next() % 3) as usize]);
+                                }
+                            }
+                        }
+                        ends.push(data.len());
+                    }
+                    pushed_alike(
+                        [&stepping, &holding],
+                        &data,
+                        &ends,
+                        &mut next,
+                        &mut unstepped,
+                    );
+                }
+            }
+        }
+        // Each length is held often, in the chunkings above.
+        assert!(
+            unstepped.iter().all(|&n| n >= 200),
+            "held unstepped: {unstepped:?}"
+        );
+    }
+
+    /// In an engine large enough that tails are held by its size (values
+    /// of 256 KiB: strings of 3 bytes too), pushes of 4 KiB (in place or
+    /// copied), of one byte and of a few end as stepping every tail would.
+    #[test]
+    fn a_large_engine_holds_tails_as_stepping_would() {
+        let mut next = xorshift(0x1a76e);
+        const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let secrets: Vec<Secret> = (0..4)
+            .map(|i| {
+                let value: Vec<u8> = (0..64 * 1024)
+                    .map(|_| BASE64[(next() % 64) as usize])
+                    .collect();
+                Secret::new(format!("K{i}"), value)
+            })
+            .collect();
+        let holding = Engine::build(&secrets, false);
+        assert_eq!(holding.exact_starts.longest(), EXACT_LENGTHS);
+        let stepping = Engine::build_with(&secrets, false, Exact::Longest(0));
+        let values: Vec<&[u8]> = secrets.iter().map(|s| s.trimmed_value()).collect();
+        // Noise of punctuation and space, which no window holds, and now
+        // and then a letter or digit.
+        fn noise(next: &mut impl FnMut() -> u64) -> u8 {
+            match next() % 4 {
+                0 => BASE64[(next() % 62) as usize],
+                _ => b" !\"#$%&'()*,-.:;<=>?@[]^_`{|}~"[(next() % 30) as usize],
+            }
+        }
+        let mut unstepped = [0; EXACT_LENGTHS];
+        for _ in 0..10 {
+            let (mut data, mut ends) = (Vec::new(), Vec::new());
+            while data.len() < 96 * 1024 {
+                match next() % 8 {
+                    0 => data.push(noise(&mut next)),
+                    1 => data.extend((0..2 + next() % 46).map(|_| noise(&mut next))),
+                    kind => {
+                        // Text with a piece of a value now and then, and
+                        // a window's first bytes at the end most often.
+                        let len = 4096 - 4 + (next() % 8) as usize;
+                        let mut push: Vec<u8> = Vec::new();
+                        while push.len() < len {
+                            let value = values[(next() % 4) as usize];
+                            match next() % 4096 {
+                                0 => {
+                                    let at = (next() as usize) % (value.len() - 64);
+                                    push.extend_from_slice(
+                                        &value[at..at + 8 + (next() % 56) as usize],
+                                    );
+                                }
+                                _ => push.push(noise(&mut next)),
+                            }
+                        }
+                        push.truncate(len);
+                        if kind != 2 {
+                            let value = values[(next() % 4) as usize];
+                            let at = (next() as usize) % (value.len() - FRAGMENT);
+                            push.extend_from_slice(&value[at..at + 1 + (next() % 3) as usize]);
+                        }
+                        data.extend(push);
+                    }
+                }
+                ends.push(data.len());
+            }
+            pushed_alike(
+                [&stepping, &holding],
+                &data,
+                &ends,
+                &mut next,
+                &mut unstepped,
+            );
+        }
+        assert!(
+            unstepped[1..].iter().all(|&n| n >= 15),
+            "held unstepped: {unstepped:?}"
         );
     }
 }

@@ -8,6 +8,7 @@ pub(crate) mod append;
 mod automaton;
 mod candidates;
 mod end_breaks;
+pub(crate) mod exact_starts;
 mod filter;
 mod fragments;
 mod hash;
@@ -33,6 +34,7 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 pub(crate) use automaton::{Automaton, LONGEST};
+use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
@@ -147,6 +149,10 @@ pub(crate) struct Engine {
     /// set): where the stepper need not start in the last 7 bytes of a
     /// push.
     pub(crate) short_starts: ShortStarts,
+    /// The first 1 to 3 bytes of every pattern and window, exactly (in a
+    /// large engine): a push's tail of so many bytes is decided, and what
+    /// of it begins one held, without a step.
+    pub(crate) exact_starts: ExactStarts,
     /// The bytes that begin nothing: pushed one at a time to a stream at
     /// rest, they are emitted without a step; and those that end
     /// everything, which the stepper does not step through the automata.
@@ -165,6 +171,24 @@ pub(crate) struct Engine {
 /// nanoseconds, not the 60 of an engine that waits on memory.
 const SMALL_ENGINE: usize = 512 * 1024;
 
+/// From this many bytes of values on, [`Engine::exact_starts`] holds the
+/// strings of 3 bytes too (2 MiB, 8 bytes a value byte at most): at 10 x
+/// 64 KiB almost every string of 3 bytes of base64 text begins a window,
+/// and about half of the tails stepped were 3 bytes long.
+const EXACT_THREE_FROM: usize = 256 * 1024;
+
+/// How long the strings [`Engine::exact_starts`] holds are.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Exact {
+    /// Set by the engine's size: none in a small engine (its steps are in
+    /// the cache), 2 bytes in a large one, 3 from [`EXACT_THREE_FROM`]
+    /// bytes of values.
+    BySize,
+    /// This long (the tests: so that small engines hold tails too).
+    #[cfg_attr(not(any(test, fuzzing)), allow(dead_code))]
+    Longest(usize),
+}
+
 /// A placeholder is secret too: wiped when the scrubber goes. (What is made
 /// of the values lives in wiped buffers of its own: README, "Secrets in
 /// memory".)
@@ -179,6 +203,17 @@ impl Drop for CompiledSecret {
 impl Engine {
     /// Builds the automata. The secrets are already validated.
     pub(crate) fn build(secrets: &[Secret], same_length: bool) -> Engine {
+        // The fuzzer reaches the held tails in the small engines it builds,
+        // of each length in turn.
+        #[cfg(fuzzing)]
+        let exact = Exact::Longest(1 + secrets.len() % EXACT);
+        #[cfg(not(fuzzing))]
+        let exact = Exact::BySize;
+        Engine::build_with(secrets, same_length, exact)
+    }
+
+    /// [`Engine::build`], its exact starts as `exact` says.
+    pub(crate) fn build_with(secrets: &[Secret], same_length: bool, exact: Exact) -> Engine {
         let mut direct = TableBuilder::new();
         let mut view = TableBuilder::new();
         for (index, secret) in secrets.iter().enumerate() {
@@ -260,11 +295,22 @@ impl Engine {
             starts,
             tail_grams,
             short_starts,
+            // Made below, once the engine's size is known.
+            exact_starts: ExactStarts::none(),
             inert,
             direct_breaks,
             small: false,
         };
         engine.small = engine.memory_usage() <= SMALL_ENGINE;
+        let value_bytes: usize = long().map(|(_, v)| v.len()).sum();
+        let longest = match exact {
+            Exact::Longest(longest) => longest,
+            Exact::BySize if engine.small => 0,
+            Exact::BySize if value_bytes >= EXACT_THREE_FROM => EXACT,
+            Exact::BySize => 2,
+        };
+        let tables = [&engine.direct_table, &engine.view_table];
+        engine.exact_starts = ExactStarts::new(tables, long().map(|(_, v)| v), longest);
         engine
     }
 
@@ -292,6 +338,7 @@ impl Engine {
             + self.direct_first.as_ref().map_or(0, GramSet::memory_usage)
             + self.tail_grams.memory_usage()
             + self.short_starts.memory_usage()
+            + self.exact_starts.memory_usage()
             + secrets
     }
 }

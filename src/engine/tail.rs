@@ -370,6 +370,7 @@ pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
             engine.short_starts.prefetch_end(end, at);
         }
     }
+    engine.exact_starts.prefetch_end(end);
 }
 
 #[cfg(test)]
