@@ -110,13 +110,14 @@ pub(crate) struct Matcher {
     decided: u64,
     /// Bytes consumed so far.
     end: u64,
-    /// The automata, the line breaks and the fragment run have read every
-    /// byte before this position. Where it is before `end`, the bytes from
-    /// it are a tail held without a step (see [`Matcher::hold_unstepped`]):
-    /// then `decided` is here too, nothing is open, no candidate is known,
-    /// the run is empty (`run_end` here) and the automata are at their
-    /// start, as they would be here before stepping the tail.
-    stepped: u64,
+    /// The last bytes consumed that the automata, the line breaks and the
+    /// fragment run have not read: a tail held without a step (see
+    /// [`Matcher::hold_unstepped`]), 0 to 3 bytes. Where there are any,
+    /// they are all that is held, nothing is open, no candidate is known,
+    /// the run is empty (`run_end` where they start) and the automata are
+    /// at their start, as they would be there before stepping them. A
+    /// count, not a position: `end` moves at every step without it.
+    unstepped: u8,
     direct_state: StateId,
     view_state: StateId,
     /// Positions of the CR and LF bytes at or after `decided` (from where
@@ -139,7 +140,7 @@ impl Matcher {
         Matcher {
             decided: 0,
             end: 0,
-            stepped: 0,
+            unstepped: 0,
             direct_state: engine.direct.start(),
             view_state: engine.view.start(),
             line_breaks: VecDeque::new(),
@@ -202,16 +203,17 @@ impl Matcher {
                 let end_asked = source == Source::Copied && stop == data.len();
                 self.scan_filtered(engine, input, source, end_asked);
             } else {
-                self.step_unstepped(engine, input);
+                self.step_unstepped(engine, &input.bytes[..done]);
                 self.scan(engine, input, done);
             }
-            if self.stepped == self.end {
+            if self.unstepped == 0 {
                 self.decide(engine, input, out, false);
             } else {
                 // Held without a step: everything before it is decided.
+                let held = self.end - u64::from(self.unstepped);
                 let emitted = input.index(self.decided);
-                append(out, &input.bytes[emitted..input.index(self.stepped)]);
-                self.advance_to(engine, self.stepped);
+                append(out, &input.bytes[emitted..input.index(held)]);
+                self.advance_to(engine, held);
             }
             done = stop;
         }
@@ -236,11 +238,12 @@ impl Matcher {
     #[inline(always)]
     pub(crate) fn feed_byte(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         debug_assert_eq!(self.end + 1, base + data.len() as u64);
-        let input = Input { bytes: data, base };
         // After a filtered push, a tail held without a step is stepped
         // first (a branch the processor predicts).
-        self.step_unstepped(engine, input);
-        self.step(engine, self.end, data[data.len() - 1]);
+        let (&byte, consumed) = data.split_last().expect("a new byte");
+        self.step_unstepped(engine, consumed);
+        let input = Input { bytes: data, base };
+        self.step(engine, self.end, byte);
         self.stepped_to(self.end + 1);
         self.decide(engine, input, out, false);
     }
@@ -319,8 +322,8 @@ impl Matcher {
         self.run = Run::empty();
         self.reset_automata(engine);
         self.decided = self.end;
-        self.stepped = self.end;
         // After a tail held without a step, the run had not read it.
+        self.unstepped = 0;
         self.run_end = self.end;
         self.candidates.decided_to(self.end);
         true
@@ -332,7 +335,7 @@ impl Matcher {
     pub(crate) fn finish(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         let input = Input { bytes: data, base };
         debug_assert_eq!(input.end(), self.end);
-        self.step_unstepped(engine, input);
+        self.step_unstepped(engine, data);
         let Matcher {
             run,
             candidates,
@@ -398,7 +401,8 @@ impl Matcher {
         let held = (self.end - self.decided) as usize;
         // A tail held without a step is shorter than a tail: filtered
         // again whole, the automata started afresh.
-        debug_assert!(self.stepped == self.end || held <= TAIL);
+        debug_assert!(self.unstepped == 0 || held <= TAIL);
+        self.unstepped = 0;
         self.end = input.end();
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
@@ -491,7 +495,7 @@ impl Matcher {
     /// window prefix) and decide everything before, which the exact starts
     /// tell without a step. What is held is held unstepped: the automata
     /// stay at their start as of its first byte, marked so
-    /// ([`Matcher::stepped`]), and step it only where something reads them
+    /// ([`Matcher::unstepped`]), and step it only where something reads them
     /// (most often the next push filters it again, or releases it
     /// unstepped); where nothing is, all is decided as after a step that
     /// leaves nothing open. Returns whether the tail is decided so.
@@ -522,30 +526,35 @@ impl Matcher {
         }
         // The automata are at their start (the filter started them afresh,
         // and nothing stepped them), the run empty.
-        self.stepped = at;
+        self.unstepped = (self.end - at) as u8;
         self.run_end = at;
         true
     }
 
-    /// Steps the tail held without a step (see [`Matcher::stepped`]), if
+    /// Steps the tail held without a step (see [`Matcher::unstepped`]), if
     /// any: the automata and the run then know it, as if the push had
-    /// stepped it. `input` holds it.
+    /// stepped it. `consumed` is the input up to `end`, which holds it
+    /// last: a slice, passed in registers, where the input's `Input` made
+    /// the push of one byte store it on the stack for the call it seldom
+    /// makes (5 more instructions a push).
     #[inline(always)]
-    fn step_unstepped(&mut self, engine: &Engine, input: Input<'_>) {
-        if self.stepped != self.end {
-            self.step_held_tail(engine, input);
+    fn step_unstepped(&mut self, engine: &Engine, consumed: &[u8]) {
+        if self.unstepped != 0 {
+            self.step_held_tail(engine, consumed);
         }
     }
 
     /// [`Matcher::step_unstepped`] where a tail is held so.
     #[cold]
     #[inline(never)]
-    fn step_held_tail(&mut self, engine: &Engine, input: Input<'_>) {
-        debug_assert_eq!(self.stepped, self.decided);
-        for at in self.stepped..self.end {
-            self.step(engine, at, input.bytes[input.index(at)]);
+    fn step_held_tail(&mut self, engine: &Engine, consumed: &[u8]) {
+        let count = usize::from(self.unstepped);
+        let from = self.end - count as u64;
+        debug_assert_eq!(from, self.decided);
+        for (i, &byte) in consumed[consumed.len() - count..].iter().enumerate() {
+            self.step(engine, from + i as u64, byte);
         }
-        self.stepped = self.end;
+        self.unstepped = 0;
     }
 
     /// The open verifications read the byte at `at` (those of the view
@@ -607,7 +616,6 @@ impl Matcher {
     #[inline(always)]
     fn stepped_to(&mut self, end: u64) {
         self.end = end;
-        self.stepped = end;
         self.run_end = self.run_end.max(end);
     }
 
@@ -1189,7 +1197,7 @@ mod tests {
                 push_to(&mut a, stepping, data, to, &mut out_a);
                 push_to(&mut b, holding, data, to, &mut out_b);
             }
-            if b.stepped != b.end {
+            if b.unstepped != 0 {
                 unstepped[b.held() - 1] += 1;
             }
             assert!(out_a == out_b, "{data:?} pushed to {to}");
