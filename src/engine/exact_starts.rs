@@ -2,15 +2,13 @@
 //! exactly (a bit a string). Where a filtered push leaves a tail of that
 //! many bytes for the stepper and nothing else open, these say without a
 //! step what of it stepping would hold: from its first byte from which
-//! the bytes begin one (see `Matcher::hold_unstepped`). The automata and
+//! the bytes begin one (see `Matcher::decide_tail_unstepped`). The automata and
 //! the fragment run then step what is held only where something reads
 //! their state. In a large engine each byte the stepper steps there is a
 //! cache miss or three; a bit of these tables is one, asked for ahead.
 
 use super::prefetch::prefetch;
-use super::table::Table;
 use super::wipe::Wiped;
-use crate::FRAGMENT;
 
 /// The longest string held.
 pub(crate) const EXACT: usize = 3;
@@ -26,18 +24,13 @@ pub(crate) struct ExactStarts {
 }
 
 impl ExactStarts {
-    /// The first 1 to `longest` bytes (at most [`EXACT`]) of every pattern
-    /// of `tables`, and of every window of `values` (the values longer
-    /// than a fragment). Every pattern is at least 8 bytes long, and a
-    /// window 16: each string is a proper prefix.
+    /// The first 1 to `longest` bytes (at most [`EXACT`]) of each of
+    /// `starts` (see `engine::pattern_and_window_starts`: each at least 8
+    /// bytes long, so that every string held is a proper prefix).
     ///
     /// # Panics
     /// Where `longest` is more than [`EXACT`].
-    pub(crate) fn new<'a>(
-        tables: [&Table; 2],
-        values: impl Iterator<Item = &'a [u8]>,
-        longest: usize,
-    ) -> ExactStarts {
+    pub(crate) fn new<'a>(starts: impl Iterator<Item = &'a [u8]>, longest: usize) -> ExactStarts {
         assert!(longest <= EXACT, "strings of at most {EXACT} bytes");
         // 32 bytes, 8 KiB and 2 MiB: zeroed pages from the allocator.
         let mut bits = std::array::from_fn(|i| {
@@ -49,19 +42,10 @@ impl ExactStarts {
             };
             zeroize::Zeroizing::new(vec![0u64; words])
         });
-        let mut add = |bytes: &[u8]| {
+        for bytes in starts {
             for len in 1..=longest.min(bytes.len()) {
                 let s = number(&bytes[..len]);
                 bits[len - 1][s / 64] |= 1 << (s % 64);
-            }
-        };
-        for table in tables {
-            table.patterns().for_each(&mut add);
-        }
-        for value in values {
-            // Every start of a window: the value's first `len - 15` bytes.
-            for at in 0..=value.len().saturating_sub(FRAGMENT) {
-                add(&value[at..]);
             }
         }
         ExactStarts { bits, longest }
@@ -117,7 +101,9 @@ fn number(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::FRAGMENT;
     use crate::Secret;
+    use crate::engine::table::Table;
     use crate::engine::{Engine, Exact};
 
     #[test]

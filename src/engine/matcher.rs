@@ -112,7 +112,7 @@ pub(crate) struct Matcher {
     end: u64,
     /// The last bytes consumed that the automata, the line breaks and the
     /// fragment run have not read: a tail held without a step (see
-    /// [`Matcher::hold_unstepped`]), 0 to 3 bytes. Where there are any,
+    /// [`Matcher::decide_tail_unstepped`]), 0 to 3 bytes. Where there are any,
     /// they are all that is held, nothing is open, no candidate is known,
     /// the run is empty (`run_end` where they start) and the automata are
     /// at their start, as they would be there before stepping them. A
@@ -478,7 +478,7 @@ impl Matcher {
             None => {
                 self.run = Run::empty();
                 self.run_end = self.decided + from as u64;
-                if self.hold_unstepped(engine, input, first + from) {
+                if self.decide_tail_unstepped(engine, input, first + from) {
                     return;
                 }
             }
@@ -500,7 +500,7 @@ impl Matcher {
     /// unstepped); where nothing is, all is decided as after a step that
     /// leaves nothing open. Returns whether the tail is decided so.
     #[inline]
-    fn hold_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
+    fn decide_tail_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
         let tail = &input.bytes[from..];
         let decidable = (1..=engine.exact_starts.longest()).contains(&tail.len())
             && self.candidates.is_empty()
