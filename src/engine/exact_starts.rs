@@ -8,7 +8,9 @@
 //! cache miss or three; a bit of these tables is one, asked for ahead.
 
 use super::prefetch::prefetch;
+use super::table::Table;
 use super::wipe::Wiped;
+use crate::FRAGMENT;
 
 /// The longest string held.
 pub(crate) const EXACT: usize = 3;
@@ -24,13 +26,18 @@ pub(crate) struct ExactStarts {
 }
 
 impl ExactStarts {
-    /// The first 1 to `longest` bytes (at most [`EXACT`]) of each of
-    /// `starts` (see `engine::pattern_and_window_starts`: each at least 8
-    /// bytes long, so that every string held is a proper prefix).
+    /// The first 1 to `longest` bytes (at most [`EXACT`]) of every pattern
+    /// of `tables`, and of every window of `values` (the values longer
+    /// than a fragment). Every pattern is at least 8 bytes long, and a
+    /// window 16: each string is a proper prefix.
     ///
     /// # Panics
     /// Where `longest` is more than [`EXACT`].
-    pub(crate) fn new<'a>(starts: impl Iterator<Item = &'a [u8]>, longest: usize) -> ExactStarts {
+    pub(crate) fn new<'a>(
+        tables: [&Table; 2],
+        values: impl Iterator<Item = &'a [u8]>,
+        longest: usize,
+    ) -> ExactStarts {
         assert!(longest <= EXACT, "strings of at most {EXACT} bytes");
         // 32 bytes, 8 KiB and 2 MiB: zeroed pages from the allocator.
         let mut bits = std::array::from_fn(|i| {
@@ -42,10 +49,19 @@ impl ExactStarts {
             };
             zeroize::Zeroizing::new(vec![0u64; words])
         });
-        for bytes in starts {
+        let mut add = |bytes: &[u8]| {
             for len in 1..=longest.min(bytes.len()) {
                 let s = number(&bytes[..len]);
                 bits[len - 1][s / 64] |= 1 << (s % 64);
+            }
+        };
+        for table in tables {
+            table.patterns().for_each(&mut add);
+        }
+        for value in values {
+            // Every start of a window: the value's first `len - 15` bytes.
+            for at in 0..=value.len().saturating_sub(FRAGMENT) {
+                add(&value[at..]);
             }
         }
         ExactStarts { bits, longest }
@@ -101,9 +117,7 @@ fn number(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FRAGMENT;
     use crate::Secret;
-    use crate::engine::table::Table;
     use crate::engine::{Engine, Exact};
 
     #[test]

@@ -112,11 +112,12 @@ pub(crate) struct Matcher {
     end: u64,
     /// The last bytes consumed that the automata, the line breaks and the
     /// fragment run have not read: a tail held without a step (see
-    /// [`Matcher::decide_tail_unstepped`]), 0 to 3 bytes. Where there are any,
-    /// they are all that is held, nothing is open, no candidate is known,
-    /// the run is empty (`run_end` where they start) and the automata are
-    /// at their start, as they would be there before stepping them. A
-    /// count, not a position: `end` moves at every step without it.
+    /// [`Matcher::decide_tail_unstepped`]), 0 to 3 bytes. Where there are
+    /// any, they are all that is held, nothing is open, no candidate is
+    /// known, the run is empty (`run_end` where they start) and the
+    /// automata are at their start, as they would be there before stepping
+    /// them. A count, not a position: `end` moves at every step without
+    /// it.
     unstepped: u8,
     direct_state: StateId,
     view_state: StateId,
@@ -495,8 +496,8 @@ impl Matcher {
     /// window prefix) and decide everything before, which the exact starts
     /// tell without a step. What is held is held unstepped: the automata
     /// stay at their start as of its first byte, marked so
-    /// ([`Matcher::unstepped`]), and step it only where something reads them
-    /// (most often the next push filters it again, or releases it
+    /// ([`Matcher::unstepped`]), and step it only where something reads
+    /// them (most often the next push filters it again, or releases it
     /// unstepped); where nothing is, all is decided as after a step that
     /// leaves nothing open. Returns whether the tail is decided so.
     #[inline]

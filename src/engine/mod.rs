@@ -268,8 +268,7 @@ impl Engine {
             .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));
         let starts = Starts::new(firsts);
         let tail_grams = tail_grams(&direct_table, &view_table);
-        let tables = [&direct_table, &view_table];
-        let short_starts = ShortStarts::new(pattern_and_window_starts(tables, long()));
+        let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
         let every = direct_table
@@ -311,8 +310,7 @@ impl Engine {
             Exact::BySize => 2,
         };
         let tables = [&engine.direct_table, &engine.view_table];
-        let starts = pattern_and_window_starts(tables, long());
-        engine.exact_starts = ExactStarts::new(starts, longest);
+        engine.exact_starts = ExactStarts::new(tables, long().map(|(_, v)| v), longest);
         engine
     }
 
@@ -396,19 +394,6 @@ fn tail_grams(direct: &Table, view: &Table) -> GramSet {
     let grams = patterns()
         .flat_map(move |pattern| (0..offsets(pattern)).map(move |offset| gram(&pattern[offset..])));
     GramSet::of_keys(count, TAIL_BITS_PER_GRAM, grams)
-}
-
-/// Where a candidate can start, each as the bytes from there: every
-/// pattern of `tables`, and every start of a window in the `long` values
-/// (longer than a fragment; with their secrets' indexes): each of a
-/// value's first `len - 15` positions. Each is at least 8 bytes long.
-fn pattern_and_window_starts<'t, 'v: 't>(
-    tables: [&'t Table; 2],
-    long: impl Iterator<Item = (u32, &'v [u8])> + Clone,
-) -> impl Iterator<Item = &'t [u8]> + Clone {
-    let windows = long.flat_map(|(_, v)| (0..=v.len() - FRAGMENT).map(move |i| &v[i..]));
-    let windows = windows.map(|start| -> &'t [u8] { start });
-    tables.into_iter().flat_map(Table::patterns).chain(windows)
 }
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {

@@ -11,6 +11,8 @@
 //! worth their room.)
 
 use super::seeds::{GRAM, GramSet, gram};
+use super::table::Table;
+use crate::FRAGMENT;
 
 /// Longest string the set holds: one byte short of a gram.
 pub(crate) const SHORT: usize = GRAM - 1;
@@ -30,13 +32,24 @@ pub(crate) struct ShortStarts {
 const BITS_PER_STRING: usize = 8;
 
 impl ShortStarts {
-    /// The first 3 to 7 bytes of each of `starts` (see
-    /// `engine::pattern_and_window_starts`: each at least 8 bytes long).
-    pub(crate) fn new<'a>(starts: impl Iterator<Item = &'a [u8]> + Clone) -> ShortStarts {
+    /// The first 3 to 7 bytes of every pattern of `tables`, and of every
+    /// window of `values` (the values longer than a fragment). Every
+    /// pattern is at least 8 bytes long, and a window 16.
+    pub(crate) fn new<'a>(
+        tables: [&Table; 2],
+        values: impl Iterator<Item = &'a [u8]> + Clone,
+    ) -> ShortStarts {
+        let patterns = || tables.into_iter().flat_map(Table::patterns);
+        // Every start of a window: the value's first `len - 15` bytes.
+        let windows = || {
+            values
+                .clone()
+                .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |i| &v[i..]))
+        };
         let lengths = SHORTEST..=SHORT;
-        let count = lengths.clone().count() * starts.clone().count();
+        let count = lengths.clone().count() * (patterns().count() + windows().count());
         // From one load of the first 8 bytes, each length's key by a mask.
-        let strings = starts.flat_map(|bytes| {
+        let strings = patterns().chain(windows()).flat_map(|bytes| {
             let word = gram(bytes);
             lengths.clone().map(move |len| key_of_word(word, len))
         });
@@ -112,7 +125,6 @@ fn key_of_end(input: &[u8], at: usize) -> u64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::FRAGMENT;
     use crate::Secret;
     use crate::engine::Engine;
 
