@@ -1039,11 +1039,9 @@ pub(super) fn offer_fragment(candidates: &mut Candidates, decided: u64, mut stre
 mod tests {
     use super::*;
     use crate::Secret;
+    use crate::engine::exact_starts::EXACT;
     use crate::engine::table::Table;
     use crate::engine::{Exact, text_of, xorshift};
-
-    /// The lengths of strings an engine's exact starts may hold.
-    const EXACT_LENGTHS: usize = crate::engine::exact_starts::EXACT;
 
     /// `data` scrubbed as two pushes, cut at `cut`, the held bytes released
     /// by [`Matcher::release_unopened`] at the second where it lets them
@@ -1183,7 +1181,7 @@ mod tests {
         data: &[u8],
         ends: &[usize],
         next: &mut impl FnMut() -> u64,
-        unstepped: &mut [usize; EXACT_LENGTHS],
+        unstepped: &mut [usize; EXACT],
     ) {
         let [stepping, holding] = engines;
         let (mut a, mut b) = (Matcher::new(stepping), Matcher::new(holding));
@@ -1239,7 +1237,7 @@ mod tests {
             })
             .collect();
         let few = many[..2].to_vec();
-        let mut unstepped = [0; EXACT_LENGTHS];
+        let mut unstepped = [0; EXACT];
         for secrets in [&few, &many, &long] {
             let stepping = Engine::build_with(secrets, false, Exact::Longest(0));
             let tables = [&stepping.direct_table, &stepping.view_table];
@@ -1265,7 +1263,7 @@ mod tests {
                 .flat_map(Table::patterns)
                 .chain(windows)
                 .collect();
-            for longest in 1..=EXACT_LENGTHS {
+            for longest in 1..=EXACT {
                 let holding = Engine::build_with(secrets, false, Exact::Longest(longest));
                 for _ in 0..300 {
                     // The pushes' ends, and the input.
@@ -1330,7 +1328,7 @@ mod tests {
             })
             .collect();
         let holding = Engine::build(&secrets, false);
-        assert_eq!(holding.exact_starts.longest(), EXACT_LENGTHS);
+        assert_eq!(holding.exact_starts.longest(), EXACT);
         let stepping = Engine::build_with(&secrets, false, Exact::Longest(0));
         let values: Vec<&[u8]> = secrets.iter().map(|s| s.trimmed_value()).collect();
         // Noise of punctuation and space, which no window holds, and now
@@ -1341,7 +1339,7 @@ mod tests {
                 _ => b" !\"#$%&'()*,-.:;<=>?@[]^_`{|}~"[(next() % 30) as usize],
             }
         }
-        let mut unstepped = [0; EXACT_LENGTHS];
+        let mut unstepped = [0; EXACT];
         for _ in 0..10 {
             let (mut data, mut ends) = (Vec::new(), Vec::new());
             while data.len() < 96 * 1024 {
