@@ -15,13 +15,31 @@ use crate::FRAGMENT;
 /// The longest string held.
 pub(crate) const EXACT: usize = 3;
 
-/// Strings of 1 to `longest` bytes, `longest` set by the engine's size
-/// (none in an engine that stays in the cache, where a step is cheap).
-/// Wiped: a string of a value's bytes that is held can be read back.
+/// Bits of [`ExactStarts::longer`] for each string put in it, at least
+/// (rounded up to a power of two): at most one bit in eight set, so that a
+/// string that begins nothing is told so seven times in eight or more.
+const LONGER_BITS_PER_STRING: usize = 8;
+
+/// The words of a line of [`ExactStarts::longer`]: 64 bytes, a cache line.
+const LINE_WORDS: usize = 8;
+
+/// Strings of 1 to `longest` bytes, `longest` set by the engine's size,
+/// and the strings one byte longer, hashed. Wiped: a string of a value's
+/// bytes that is held can be read back.
 pub(crate) struct ExactStarts {
     /// A bitmap a length: bit `s` of `bits[len - 1]` for the string whose
-    /// bytes, the first lowest, make the number `s`.
+    /// bytes, the last lowest, make the number `s`: the strings that one
+    /// string and a byte more make lie in one cache line.
     bits: [Wiped<u64>; EXACT],
+    /// The strings of `longest + 1` bytes that begin a pattern or a window,
+    /// a bit each at their hash (see [`ExactStarts::may_begin_longer`]):
+    /// a clear bit says that a string begins nothing, a set one only that
+    /// it may. In lines of [`LINE_WORDS`], one by the hash of all but the
+    /// last byte, so that what a string and any byte more read is known
+    /// ahead.
+    longer: Wiped<u64>,
+    /// How far a hash is shifted down to index `longer`'s lines.
+    longer_shift: u32,
     longest: usize,
 }
 
@@ -31,14 +49,29 @@ impl ExactStarts {
     /// than a fragment). Every pattern is at least 8 bytes long, and a
     /// window 16: each string is a proper prefix.
     ///
+    /// With `longest` 0 nothing is held, not even the strings of 1 byte
+    /// hashed.
+    ///
     /// # Panics
     /// Where `longest` is more than [`EXACT`].
     pub(crate) fn new<'a>(
         tables: [&Table; 2],
-        values: impl Iterator<Item = &'a [u8]>,
+        values: impl Iterator<Item = &'a [u8]> + Clone,
         longest: usize,
     ) -> ExactStarts {
         assert!(longest <= EXACT, "strings of at most {EXACT} bytes");
+        if longest == 0 {
+            return ExactStarts::none();
+        }
+        let windows = |value: &'a [u8]| value.len().saturating_sub(FRAGMENT) + 1;
+        let strings = tables.iter().map(|t| t.len()).sum::<usize>()
+            + values.clone().map(windows).sum::<usize>();
+        // At least two lines: a shift of 64 would overflow.
+        let longer_bits = (strings * LONGER_BITS_PER_STRING)
+            .next_power_of_two()
+            .max(2 * 64 * LINE_WORDS);
+        let longer_shift = 64 - (longer_bits / (64 * LINE_WORDS)).trailing_zeros();
+        let mut longer = zeroize::Zeroizing::new(vec![0u64; longer_bits / 64]);
         // 32 bytes, 8 KiB and 2 MiB: zeroed pages from the allocator.
         let mut bits = std::array::from_fn(|i| {
             let len = i + 1;
@@ -54,6 +87,10 @@ impl ExactStarts {
                 let s = number(&bytes[..len]);
                 bits[len - 1][s / 64] |= 1 << (s % 64);
             }
+            if let Some(string) = bytes.get(..=longest) {
+                let (word, bit) = longer_bit(string, longer_shift);
+                longer[word] |= 1 << bit;
+            }
         };
         for table in tables {
             table.patterns().for_each(&mut add);
@@ -64,13 +101,20 @@ impl ExactStarts {
                 add(&value[at..]);
             }
         }
-        ExactStarts { bits, longest }
+        ExactStarts {
+            bits,
+            longer,
+            longer_shift,
+            longest,
+        }
     }
 
     /// No string held.
     pub(crate) fn none() -> ExactStarts {
         ExactStarts {
             bits: std::array::from_fn(|_| zeroize::Zeroizing::new(Vec::new())),
+            longer: zeroize::Zeroizing::new(Vec::new()),
+            longer_shift: 0,
             longest: 0,
         }
     }
@@ -85,6 +129,37 @@ impl ExactStarts {
         }
         let s = number(bytes);
         Some(self.bits[len - 1][s / 64] & 1 << (s % 64) != 0)
+    }
+
+    /// Whether `bytes`, one longer than the longest string held exactly,
+    /// may begin a pattern or a window: false says they begin none, true
+    /// only that they may (a string put in the hashed bits, or another of
+    /// the same hash). Only where some strings are held.
+    #[inline(always)]
+    pub(crate) fn may_begin_longer(&self, bytes: &[u8]) -> bool {
+        debug_assert!(self.longest > 0 && bytes.len() == self.longest + 1);
+        let (word, bit) = longer_bit(bytes, self.longer_shift);
+        self.longer[word] & 1 << bit != 0
+    }
+
+    /// Starts loading what [`ExactStarts::begins`] and
+    /// [`ExactStarts::may_begin_longer`] read of `held` and one byte more,
+    /// and of its ends and one byte more, where it is beyond the cache
+    /// (strings of 3 bytes held: 2 MiB, and as many hashed bits as there
+    /// are bytes of values): the next push of one byte finds them there.
+    #[inline(always)]
+    pub(crate) fn prefetch_after(&self, held: &[u8]) {
+        if self.longest != EXACT {
+            return;
+        }
+        if held.len() == EXACT {
+            let line = line_of(held, self.longer_shift);
+            prefetch(&self.longer[line * LINE_WORDS]);
+        }
+        if let Some(two) = held.last_chunk::<2>() {
+            let s = number(two) << 8;
+            prefetch(&self.bits[EXACT - 1][s / 64]);
+        }
     }
 
     /// Starts loading what [`ExactStarts::begins`] reads of the last 3
@@ -104,14 +179,33 @@ impl ExactStarts {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bits.iter().map(|b| b.capacity() * 8).sum()
+        let bits: usize = self.bits.iter().map(|b| b.capacity() * 8).sum();
+        bits + self.longer.capacity() * 8
     }
 }
 
-/// `bytes` (at most [`EXACT`]) as a number, the first lowest.
+/// The word and bit of [`ExactStarts::longer`] of a string of 2 to 4
+/// bytes: in the line of all but its last byte, at a hash of them all
+/// (Fibonacci hashing, whose top bits mix every byte).
+#[inline(always)]
+fn longer_bit(bytes: &[u8], shift: u32) -> (usize, usize) {
+    let line = line_of(&bytes[..bytes.len() - 1], shift);
+    let all = (number(bytes) as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    let in_line = (all >> (64 - (64 * LINE_WORDS).trailing_zeros())) as usize;
+    (line * LINE_WORDS + in_line / 64, in_line % 64)
+}
+
+/// The line of [`ExactStarts::longer`] of the strings that begin with
+/// `bytes` (1 to 3 of them) and have one byte more.
+#[inline(always)]
+fn line_of(bytes: &[u8], shift: u32) -> usize {
+    ((number(bytes) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
+}
+
+/// `bytes` (at most 4) as a number, the last lowest.
 #[inline(always)]
 fn number(bytes: &[u8]) -> usize {
-    bytes.iter().rev().fold(0, |n, &b| n << 8 | usize::from(b))
+    bytes.iter().fold(0, |n, &b| n << 8 | usize::from(b))
 }
 
 #[cfg(test)]
@@ -149,11 +243,9 @@ mod tests {
                 .any(|p| p.len() > s.len() && p.starts_with(s))
         };
         let mut next = crate::engine::xorshift(0xe7ac);
-        let mut held = 0;
-        for round in 0..60_000 {
-            let len = 1 + round % EXACT;
-            // Half of them the start of a pattern or a window, cut short.
-            let s: Vec<u8> = match next() % 2 {
+        // Half of them the start of a pattern or a window, cut short.
+        let mut string = |len: usize| -> Vec<u8> {
+            match next() % 2 {
                 0 => {
                     let from = if next().is_multiple_of(2) {
                         &patterns
@@ -163,12 +255,33 @@ mod tests {
                     from[(next() % from.len() as u64) as usize][..len].to_vec()
                 }
                 _ => (0..len).map(|_| b'0' + (next() % 75) as u8).collect(),
-            };
+            }
+        };
+        let mut held = 0;
+        for round in 0..60_000 {
+            let s = string(1 + round % EXACT);
             let expected = begins(&s);
             held += usize::from(expected);
             assert_eq!(exact.begins(&s), Some(expected), "{s:?}");
         }
         assert!((25_000..55_000).contains(&held), "{held} held");
+        // The strings one longer, hashed: each that begins something may,
+        // and most that begin nothing do not.
+        for longest in 1..=EXACT {
+            let engine = Engine::build_with(&secrets, false, Exact::Longest(longest));
+            let exact = &engine.exact_starts;
+            let (mut none, mut told) = (0, 0);
+            for _ in 0..20_000 {
+                let s = string(longest + 1);
+                if begins(&s) {
+                    assert!(exact.may_begin_longer(&s), "{s:?}");
+                } else {
+                    none += 1;
+                    told += usize::from(!exact.may_begin_longer(&s));
+                }
+            }
+            assert!(none > 5_000 && told * 4 > none * 3, "{told} of {none}");
+        }
         assert_eq!(exact.begins(b""), None);
         assert_eq!(exact.begins(b"abcd"), None);
     }
@@ -180,16 +293,21 @@ mod tests {
         assert_eq!(two.exact_starts.begins(b"co"), Some(true));
         assert_eq!(two.exact_starts.begins(b"cx"), Some(false));
         assert_eq!(two.exact_starts.begins(b"cor"), None);
-        assert_eq!(two.exact_starts.memory_usage(), 32 + 8192);
+        // The strings of 3 bytes, hashed: a bit in 8 or more a string,
+        // rounded to a power of two, two lines at least.
+        let strings = two.direct_table.len() + two.view_table.len() + 13;
+        let hashed = two.exact_starts.memory_usage() - (32 + 8192);
+        assert!(hashed.is_power_of_two() && hashed >= strings.max(128));
+        assert!(hashed < (2 * strings).max(129), "{hashed} for {strings}");
         let none = Engine::build_with(&secrets, false, Exact::Longest(0));
         assert_eq!(none.exact_starts.begins(b"c"), None);
         assert_eq!(none.exact_starts.memory_usage(), 0);
     }
 
     #[test]
-    fn a_number_is_its_bytes_first_lowest() {
+    fn a_number_is_its_bytes_last_lowest() {
         assert_eq!(number(b"\x01"), 1);
-        assert_eq!(number(b"\x01\x02"), 0x0201);
-        assert_eq!(number(b"\x01\x02\x03"), 0x03_0201);
+        assert_eq!(number(b"\x01\x02"), 0x0102);
+        assert_eq!(number(b"\x01\x02\x03"), 0x01_0203);
     }
 }

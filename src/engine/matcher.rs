@@ -239,6 +239,16 @@ impl Matcher {
     #[inline(always)]
     pub(crate) fn feed_byte(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         debug_assert_eq!(self.end + 1, base + data.len() as u64);
+        debug_assert_eq!(base, self.decided);
+        if !self.decide_byte_unstepped(engine, data, out) {
+            self.step_byte(engine, data, base, out);
+        }
+    }
+
+    /// [`Matcher::feed_byte`] by a step: the byte, and before it any tail
+    /// held without one.
+    #[inline(always)]
+    fn step_byte(&mut self, engine: &Engine, data: &[u8], base: u64, out: &mut Vec<u8>) {
         // After a filtered push, a tail held without a step is stepped
         // first (a branch the processor predicts).
         let (&byte, consumed) = data.split_last().expect("a new byte");
@@ -247,6 +257,74 @@ impl Matcher {
         self.step(engine, self.end, byte);
         self.stepped_to(self.end + 1);
         self.decide(engine, input, out, false);
+    }
+
+    /// The push of one byte decided without a step, as a push's tail (see
+    /// [`Matcher::decide_tail_unstepped`]): where what is held and the new
+    /// byte (`data`, from `decided`) are at most one byte longer than the
+    /// exact starts' strings, none a CR or LF, and nothing is open or a
+    /// candidate (the run shorter than a window), stepping would hold them
+    /// from the first byte from which they begin a pattern or a window
+    /// (none is so short that it is complete here) and decide everything
+    /// before. The exact starts tell that, but for the whole of them where
+    /// they are one byte longer than the strings held exactly: their
+    /// hashed bits say whether they may begin one, and where they may, the
+    /// byte is stepped. What is held stays unstepped (a tail of at most
+    /// the exact strings' length); where the matcher had stepped what it
+    /// holds, the automata and the run start afresh at `decided`, as after
+    /// a release (no candidate before it can be taken, and what starts
+    /// there is found again when they step what is held). In text whose
+    /// short strings seldom begin a value's window, the push of one byte
+    /// then reads a few bits instead of three automata.
+    #[inline(always)]
+    fn decide_byte_unstepped(&mut self, engine: &Engine, data: &[u8], out: &mut Vec<u8>) -> bool {
+        let exact = &engine.exact_starts;
+        let (len, longest) = (data.len(), exact.longest());
+        if longest == 0 || len > longest + 1 {
+            return false;
+        }
+        // Held unstepped (or nothing held), nothing is open: see `unstepped`.
+        let at_rest = self.unstepped != 0
+            || (self.candidates.is_empty()
+                && self.direct_opens.is_empty()
+                && self.view_opens.is_empty()
+                && self.run.len() < FRAGMENT as u64);
+        if !at_rest || data.iter().any(|&b| is_break(b)) {
+            return false;
+        }
+        let first = if len > longest {
+            if exact.may_begin_longer(data) {
+                return false;
+            }
+            1
+        } else {
+            0
+        };
+        let held_from = (first..len)
+            .find(|&i| exact.begins(&data[i..]) == Some(true))
+            .unwrap_or(len);
+        let decided = self.decided + held_from as u64;
+        #[cfg(debug_assertions)]
+        {
+            // Stepping decides all before `decided`, and holds the rest.
+            let mut stepping = self.clone();
+            let mut emitted = Vec::new();
+            stepping.step_byte(engine, data, self.decided, &mut emitted);
+            assert_eq!(stepping.decided, decided, "a byte decided without a step");
+            assert_eq!(emitted, &data[..held_from]);
+        }
+        if self.unstepped == 0 {
+            self.run = Run::empty();
+            self.reset_automata(engine);
+        }
+        append(out, &data[..held_from]);
+        self.end += 1;
+        self.decided = decided;
+        self.unstepped = (len - held_from) as u8;
+        self.run_end = decided;
+        self.candidates.decided_to(decided);
+        exact.prefetch_after(&data[held_from..]);
+        true
     }
 
     /// The push of `byte` alone, where it begins nothing (see `inert.rs`)
@@ -503,7 +581,8 @@ impl Matcher {
     #[inline]
     fn decide_tail_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
         let tail = &input.bytes[from..];
-        let decidable = (1..=engine.exact_starts.longest()).contains(&tail.len())
+        let decidable = engine.holds_push_tails
+            && (1..=engine.exact_starts.longest()).contains(&tail.len())
             && self.candidates.is_empty()
             && self.direct_opens.is_empty()
             && self.view_opens.is_empty()
@@ -1310,6 +1389,53 @@ mod tests {
             unstepped.iter().all(|&n| n >= 200),
             "held unstepped: {unstepped:?}"
         );
+    }
+
+    /// Pushes of one byte, decided without a step where the exact starts
+    /// tell them, leave every push's output, what is held and the hits as
+    /// stepping every byte would: engines of strings of 1, 2 and 3 bytes
+    /// (and of one byte more, hashed) against one that steps each, over
+    /// text of patterns and values whole and cut, line breaks among them,
+    /// now and then an idle stream's flush. Holding what may begin
+    /// something, unknown, as if it did fails it (in release builds too,
+    /// without the debug builds' check of every such push).
+    #[test]
+    fn bytes_pushed_alone_are_decided_as_stepping_would() {
+        let mut next = xorshift(0x1b7e);
+        let mut secrets = vec![
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef\nline two"),
+        ];
+        secrets.extend(crate::engine::short::tests::many_tokens(40));
+        let stepping = Engine::build_with(&secrets, false, Exact::Longest(0));
+        let tables = [&stepping.direct_table, &stepping.view_table];
+        let patterns = tables.into_iter().flat_map(Table::patterns);
+        let values = secrets.iter().map(|s| s.trimmed_value());
+        let mut pieces: Vec<&[u8]> = vec![b"\r\n", b"\n"];
+        for bytes in patterns.chain(values).step_by(3) {
+            let cut = 1 + (next() as usize) % bytes.len();
+            pieces.extend([bytes, &bytes[..cut], &bytes[..cut.min(4)]]);
+        }
+        for longest in 1..=EXACT {
+            let holding = Engine::build_with(&secrets, false, Exact::Longest(longest));
+            let mut unstepped = [0; EXACT];
+            for _ in 0..30 {
+                let data = text_of(&mut next, 1500, &pieces, 5);
+                let ends: Vec<usize> = (1..=data.len()).collect();
+                pushed_alike(
+                    [&stepping, &holding],
+                    &data,
+                    &ends,
+                    &mut next,
+                    &mut unstepped,
+                );
+            }
+            // Tails of each length the strings are held for, held often.
+            assert!(
+                unstepped[..longest].iter().all(|&n| n >= 500),
+                "strings of {longest}: held unstepped {unstepped:?}"
+            );
+        }
     }
 
     /// In an engine large enough that tails are held by its size (values

@@ -149,10 +149,15 @@ pub(crate) struct Engine {
     /// set): where the stepper need not start in the last 7 bytes of a
     /// push.
     pub(crate) short_starts: ShortStarts,
-    /// The first 1 to 3 bytes of every pattern and window, exactly (in a
-    /// large engine): a push's tail of so many bytes is decided, and what
+    /// The first 1 to 3 bytes of every pattern and window, exactly, and
+    /// the strings one byte longer, hashed: a push of one byte, and in a
+    /// large engine a push's tail of so many bytes, is decided, and what
     /// of it begins one held, without a step.
     pub(crate) exact_starts: ExactStarts,
+    /// Whether a push's tail is decided without a step where it can be
+    /// (see `Matcher::decide_tail_unstepped`): in a large engine, where a
+    /// step waits on memory.
+    pub(crate) holds_push_tails: bool,
     /// The bytes that begin nothing: pushed one at a time to a stream at
     /// rest, they are emitted without a step; and those that end
     /// everything, which the stepper does not step through the automata.
@@ -177,14 +182,21 @@ const SMALL_ENGINE: usize = 512 * 1024;
 /// and about half of the tails stepped were 3 bytes long.
 const EXACT_THREE_FROM: usize = 256 * 1024;
 
+/// From an engine of this many bytes on, [`Engine::exact_starts`] holds
+/// the strings of 2 bytes exactly (8 KiB: a sixteenth of it at most; in
+/// a smaller one, 1 byte, so that the memory a value byte stays in bound).
+const EXACT_TWO_FROM: usize = 128 * 1024;
+
 /// How long the strings [`Engine::exact_starts`] holds are.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Exact {
-    /// Set by the engine's size: none in a small engine (its steps are in
-    /// the cache), 2 bytes in a large one, 3 from [`EXACT_THREE_FROM`]
-    /// bytes of values.
+    /// Set by the engine's size: 1 byte in an engine smaller than
+    /// [`EXACT_TWO_FROM`], 2 bytes from it, 3 from [`EXACT_THREE_FROM`]
+    /// bytes of values; push tails held only in a large engine.
     BySize,
-    /// This long (the tests: so that small engines hold tails too).
+    /// This long, push tails held in every engine (the tests: so that
+    /// small engines hold tails too; 0: nothing held, the one-byte push
+    /// stepped).
     #[cfg_attr(not(any(test, fuzzing)), allow(dead_code))]
     Longest(usize),
 }
@@ -297,6 +309,7 @@ impl Engine {
             short_starts,
             // Made below, once the engine's size is known.
             exact_starts: ExactStarts::none(),
+            holds_push_tails: false,
             inert,
             direct_breaks,
             small: false,
@@ -305,9 +318,13 @@ impl Engine {
         let value_bytes: usize = long().map(|(_, v)| v.len()).sum();
         let longest = match exact {
             Exact::Longest(longest) => longest,
-            Exact::BySize if engine.small => 0,
             Exact::BySize if value_bytes >= EXACT_THREE_FROM => EXACT,
-            Exact::BySize => 2,
+            Exact::BySize if engine.memory_usage() >= EXACT_TWO_FROM => 2,
+            Exact::BySize => 1,
+        };
+        engine.holds_push_tails = match exact {
+            Exact::Longest(_) => true,
+            Exact::BySize => !engine.small,
         };
         let tables = [&engine.direct_table, &engine.view_table];
         engine.exact_starts = ExactStarts::new(tables, long().map(|(_, v)| v), longest);
