@@ -304,7 +304,10 @@ impl Matcher {
             .find(|&i| exact.begins(&data[i..]) == Some(true))
             .unwrap_or(len);
         let decided = self.decided + held_from as u64;
-        #[cfg(debug_assertions)]
+        // Checked in the crate's tests and under the fuzzer only: the copy
+        // allocates, and a caller's debug build must not (the C ABI's test
+        // that a warm push allocates nothing).
+        #[cfg(any(test, fuzzing))]
         {
             // Stepping decides all before `decided`, and holds the rest.
             let mut stepping = self.clone();
@@ -596,7 +599,8 @@ impl Matcher {
             .unwrap_or(tail.len());
         let at = input.base + (from + held_from) as u64;
         debug_assert_eq!(self.run_end, input.base + from as u64);
-        #[cfg(debug_assertions)]
+        // As in `decide_byte_unstepped`: in tests and under the fuzzer.
+        #[cfg(any(test, fuzzing))]
         {
             // Stepping decides all before `at`, and holds the rest.
             let mut stepping = self.clone();
@@ -1397,8 +1401,8 @@ mod tests {
     /// (and of one byte more, hashed) against one that steps each, over
     /// text of patterns and values whole and cut, line breaks among them,
     /// now and then an idle stream's flush. Holding what may begin
-    /// something, unknown, as if it did fails it (in release builds too,
-    /// without the debug builds' check of every such push).
+    /// something, unknown, as if it did fails it (without the check of
+    /// each such push against a copy that steps it too).
     #[test]
     fn bytes_pushed_alone_are_decided_as_stepping_would() {
         let mut next = xorshift(0x1b7e);
