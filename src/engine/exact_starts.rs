@@ -1,27 +1,28 @@
-//! Every string of 1 to 3 bytes that begins a pattern or a window, held
-//! exactly (a bit a string). Where a filtered push leaves a tail of that
-//! many bytes for the stepper and nothing else open, these say without a
-//! step what of it stepping would hold: from its first byte from which
-//! the bytes begin one (see `Matcher::decide_tail_unstepped`). The automata and
-//! the fragment run then step what is held only where something reads
-//! their state. In a large engine each byte the stepper steps there is a
-//! cache miss or three; a bit of these tables is one, asked for ahead.
+//! Every string of 1 to 4 bytes that begins a pattern or a window, held
+//! exactly (a bit a string up to 3 bytes, the strings themselves of 4),
+//! and the strings one byte longer, hashed. Where a push of one byte, or
+//! a filtered push's tail, leaves that many bytes for the stepper and
+//! nothing else open, these say without a step what of it stepping would
+//! hold: from its first byte from which the bytes begin one (see
+//! `Matcher::decide_byte_unstepped` and `Matcher::decide_tail_unstepped`).
+//! The automata and the fragment run then step what is held only where
+//! something reads their state. In a large engine each byte the stepper
+//! steps there is a cache miss or three; a bit of these tables is one,
+//! asked for ahead.
 
+use super::exact_fours::ExactFours;
+use super::hashed_starts::HashedStarts;
 use super::prefetch::prefetch;
 use super::table::Table;
 use super::wipe::Wiped;
 use crate::FRAGMENT;
 
 /// The longest string held.
-pub(crate) const EXACT: usize = 3;
+pub(crate) const EXACT: usize = 4;
 
-/// Bits of [`ExactStarts::longer`] for each string put in it, at least
-/// (rounded up to a power of two): at most one bit in eight set, so that a
-/// string that begins nothing is told so seven times in eight or more.
-const LONGER_BITS_PER_STRING: usize = 8;
-
-/// The words of a line of [`ExactStarts::longer`]: 64 bytes, a cache line.
-const LINE_WORDS: usize = 8;
+/// The longest string held in a bitmap (2 MiB); longer ones are held in
+/// [`ExactFours`].
+const BITMAPS: usize = 3;
 
 /// Strings of 1 to `longest` bytes, `longest` set by the engine's size,
 /// and the strings one byte longer, hashed. Wiped: a string of a value's
@@ -30,16 +31,15 @@ pub(crate) struct ExactStarts {
     /// A bitmap a length: bit `s` of `bits[len - 1]` for the string whose
     /// bytes, the last lowest, make the number `s`: the strings that one
     /// string and a byte more make lie in one cache line.
-    bits: [Wiped<u64>; EXACT],
-    /// The strings of `longest + 1` bytes that begin a pattern or a window,
-    /// a bit each at their hash (see [`ExactStarts::may_begin_longer`]):
-    /// a clear bit says that a string begins nothing, a set one only that
-    /// it may. In lines of [`LINE_WORDS`], one by the hash of all but the
-    /// last byte, so that what a string and any byte more read is known
-    /// ahead.
-    longer: Wiped<u64>,
-    /// How far a hash is shifted down to index `longer`'s lines.
-    longer_shift: u32,
+    bits: [Wiped<u64>; BITMAPS],
+    /// The strings of 4 bytes, where they are held, and the same hashed:
+    /// most strings of text begin none, which the hashed bits (an eighth
+    /// of the memory, a line of them asked for ahead) tell.
+    fours: ExactFours,
+    fours_hashed: HashedStarts,
+    /// The strings of `longest + 1` bytes, hashed (see
+    /// [`ExactStarts::may_begin_longer`]).
+    longer: HashedStarts,
     longest: usize,
 }
 
@@ -63,15 +63,15 @@ impl ExactStarts {
         if longest == 0 {
             return ExactStarts::none();
         }
-        let windows = |value: &'a [u8]| value.len().saturating_sub(FRAGMENT) + 1;
-        let strings = tables.iter().map(|t| t.len()).sum::<usize>()
-            + values.clone().map(windows).sum::<usize>();
-        // At least two lines: a shift of 64 would overflow.
-        let longer_bits = (strings * LONGER_BITS_PER_STRING)
-            .next_power_of_two()
-            .max(2 * 64 * LINE_WORDS);
-        let longer_shift = 64 - (longer_bits / (64 * LINE_WORDS)).trailing_zeros();
-        let mut longer = zeroize::Zeroizing::new(vec![0u64; longer_bits / 64]);
+        let strings = strings(tables, values.clone());
+        let mut longer = HashedStarts::with_room(strings);
+        let (mut fours, mut fours_hashed) = match longest {
+            EXACT => (
+                ExactFours::with_room(strings),
+                HashedStarts::with_room(strings),
+            ),
+            _ => (ExactFours::none(), HashedStarts::none()),
+        };
         // 32 bytes, 8 KiB and 2 MiB: zeroed pages from the allocator.
         let mut bits = std::array::from_fn(|i| {
             let len = i + 1;
@@ -83,13 +83,16 @@ impl ExactStarts {
             zeroize::Zeroizing::new(vec![0u64; words])
         });
         let mut add = |bytes: &[u8]| {
-            for len in 1..=longest.min(bytes.len()) {
+            for len in 1..=longest.min(BITMAPS).min(bytes.len()) {
                 let s = number(&bytes[..len]);
                 bits[len - 1][s / 64] |= 1 << (s % 64);
             }
+            if let (EXACT, Some(four)) = (longest, bytes.first_chunk()) {
+                fours.add(four);
+                fours_hashed.add(four);
+            }
             if let Some(string) = bytes.get(..=longest) {
-                let (word, bit) = longer_bit(string, longer_shift);
-                longer[word] |= 1 << bit;
+                longer.add(string);
             }
         };
         for table in tables {
@@ -103,8 +106,9 @@ impl ExactStarts {
         }
         ExactStarts {
             bits,
+            fours,
+            fours_hashed,
             longer,
-            longer_shift,
             longest,
         }
     }
@@ -113,19 +117,27 @@ impl ExactStarts {
     pub(crate) fn none() -> ExactStarts {
         ExactStarts {
             bits: std::array::from_fn(|_| zeroize::Zeroizing::new(Vec::new())),
-            longer: zeroize::Zeroizing::new(Vec::new()),
-            longer_shift: 0,
+            fours: ExactFours::none(),
+            fours_hashed: HashedStarts::none(),
+            longer: HashedStarts::none(),
             longest: 0,
         }
     }
 
     /// Whether `bytes` begin a pattern or a window: `None` where strings of
-    /// their length are not held.
+    /// their length are not held, or (of 4 bytes) where their line is full
+    /// and they are not in it.
     #[inline(always)]
     pub(crate) fn begins(&self, bytes: &[u8]) -> Option<bool> {
         let len = bytes.len();
         if len == 0 || len > self.longest {
             return None;
+        }
+        if let Ok(four) = bytes.try_into() {
+            if !self.fours_hashed.may_begin(bytes) {
+                return Some(false);
+            }
+            return self.fours.begins(four);
         }
         let s = number(bytes);
         Some(self.bits[len - 1][s / 64] & 1 << (s % 64) != 0)
@@ -138,27 +150,31 @@ impl ExactStarts {
     #[inline(always)]
     pub(crate) fn may_begin_longer(&self, bytes: &[u8]) -> bool {
         debug_assert!(self.longest > 0 && bytes.len() == self.longest + 1);
-        let (word, bit) = longer_bit(bytes, self.longer_shift);
-        self.longer[word] & 1 << bit != 0
+        self.longer.may_begin(bytes)
     }
 
     /// Starts loading what [`ExactStarts::begins`] and
     /// [`ExactStarts::may_begin_longer`] read of `held` and one byte more,
     /// and of its ends and one byte more, where it is beyond the cache
-    /// (strings of 3 bytes held: 2 MiB, and as many hashed bits as there
-    /// are bytes of values): the next push of one byte finds them there.
+    /// (strings of 3 bytes held: 2 MiB, the strings of 4 and as many
+    /// hashed bits as there are bytes of values): the next push of one
+    /// byte finds them there.
     #[inline(always)]
     pub(crate) fn prefetch_after(&self, held: &[u8]) {
-        if self.longest != EXACT {
+        if self.longest < BITMAPS {
             return;
         }
-        if held.len() == EXACT {
-            let line = line_of(held, self.longer_shift);
-            prefetch(&self.longer[line * LINE_WORDS]);
+        if held.len() == self.longest {
+            self.longer.prefetch(held);
+        }
+        if self.longest == EXACT
+            && let Some(three) = held.last_chunk::<3>()
+        {
+            self.fours_hashed.prefetch(three);
         }
         if let Some(two) = held.last_chunk::<2>() {
             let s = number(two) << 8;
-            prefetch(&self.bits[EXACT - 1][s / 64]);
+            prefetch(&self.bits[BITMAPS - 1][s / 64]);
         }
     }
 
@@ -167,9 +183,11 @@ impl ExactStarts {
     /// miss each).
     #[inline(always)]
     pub(crate) fn prefetch_end(&self, input: &[u8]) {
-        if self.longest == EXACT && input.len() >= EXACT {
-            let s = number(&input[input.len() - EXACT..]);
-            prefetch(&self.bits[EXACT - 1][s / 64]);
+        if self.longest >= BITMAPS
+            && let Some(three) = input.last_chunk::<BITMAPS>()
+        {
+            let s = number(three);
+            prefetch(&self.bits[BITMAPS - 1][s / 64]);
         }
     }
 
@@ -180,29 +198,32 @@ impl ExactStarts {
 
     pub(crate) fn memory_usage(&self) -> usize {
         let bits: usize = self.bits.iter().map(|b| b.capacity() * 8).sum();
-        bits + self.longer.capacity() * 8
+        bits + self.fours.memory_usage()
+            + self.fours_hashed.memory_usage()
+            + self.longer.memory_usage()
+    }
+
+    /// The bytes that the strings of 4 bytes take (with their hashed bits)
+    /// for the patterns of
+    /// `tables` and the windows of `values`, as [`ExactStarts::new`]
+    /// holds them.
+    pub(crate) fn fours_memory<'a>(
+        tables: [&Table; 2],
+        values: impl Iterator<Item = &'a [u8]>,
+    ) -> usize {
+        let strings = strings(tables, values);
+        ExactFours::memory_for(strings) + HashedStarts::memory_for(strings)
     }
 }
 
-/// The word and bit of [`ExactStarts::longer`] of a string of 2 to 4
-/// bytes: in the line of all but its last byte, at a hash of them all
-/// (Fibonacci hashing, whose top bits mix every byte).
-#[inline(always)]
-fn longer_bit(bytes: &[u8], shift: u32) -> (usize, usize) {
-    let line = line_of(&bytes[..bytes.len() - 1], shift);
-    let all = (number(bytes) as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
-    let in_line = (all >> (64 - (64 * LINE_WORDS).trailing_zeros())) as usize;
-    (line * LINE_WORDS + in_line / 64, in_line % 64)
+/// How many strings of each length the starts of the patterns of `tables`
+/// and the windows of `values` make, at most.
+fn strings<'a>(tables: [&Table; 2], values: impl Iterator<Item = &'a [u8]>) -> usize {
+    let windows = |value: &[u8]| value.len().saturating_sub(FRAGMENT) + 1;
+    tables.iter().map(|t| t.len()).sum::<usize>() + values.map(windows).sum::<usize>()
 }
 
-/// The line of [`ExactStarts::longer`] of the strings that begin with
-/// `bytes` (1 to 3 of them) and have one byte more.
-#[inline(always)]
-fn line_of(bytes: &[u8], shift: u32) -> usize {
-    ((number(bytes) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
-}
-
-/// `bytes` (at most 4) as a number, the last lowest.
+/// `bytes` (at most 8) as a number, the last lowest.
 #[inline(always)]
 fn number(bytes: &[u8]) -> usize {
     bytes.iter().fold(0, |n, &b| n << 8 | usize::from(b))
@@ -283,7 +304,7 @@ mod tests {
             assert!(none > 5_000 && told * 4 > none * 3, "{told} of {none}");
         }
         assert_eq!(exact.begins(b""), None);
-        assert_eq!(exact.begins(b"abcd"), None);
+        assert_eq!(exact.begins(b"abcde"), None);
     }
 
     #[test]

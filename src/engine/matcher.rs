@@ -13,6 +13,7 @@ use super::append::append;
 use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
 use super::end_breaks::EndBreaks;
+use super::exact_starts::ExactStarts;
 use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
@@ -91,6 +92,19 @@ impl Input<'_> {
     }
 }
 
+/// The first position, from `from` on, from which the bytes of `tail`
+/// begin a pattern or a window (its length where none does), as `exact`
+/// tells it; `None` where it cannot tell of one before.
+#[inline(always)]
+fn first_begun(exact: &ExactStarts, tail: &[u8], from: usize) -> Option<usize> {
+    for i in from..tail.len() {
+        if exact.begins(&tail[i..])? {
+            return Some(i);
+        }
+    }
+    Some(tail.len())
+}
+
 /// Where the bytes that a feed brings are: the filter asks for them ahead
 /// of its first read only where they are not in the cache yet.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -112,7 +126,7 @@ pub(crate) struct Matcher {
     end: u64,
     /// The last bytes consumed that the automata, the line breaks and the
     /// fragment run have not read: a tail held without a step (see
-    /// [`Matcher::decide_tail_unstepped`]), 0 to 3 bytes. Where there are
+    /// [`Matcher::decide_tail_unstepped`]), 0 to 4 bytes. Where there are
     /// any, they are all that is held, nothing is open, no candidate is
     /// known, the run is empty (`run_end` where they start) and the
     /// automata are at their start, as they would be there before stepping
@@ -262,8 +276,9 @@ impl Matcher {
     /// The push of one byte decided without a step, as a push's tail (see
     /// [`Matcher::decide_tail_unstepped`]): where what is held and the new
     /// byte (`data`, from `decided`) are at most one byte longer than the
-    /// exact starts' strings, none a CR or LF, and nothing is open or a
-    /// candidate (the run shorter than a window), stepping would hold them
+    /// exact starts' strings, none a CR or LF (but the new byte: see
+    /// [`Matcher::break_releases`]), and nothing is open or a candidate
+    /// (the run shorter than a window), stepping would hold them
     /// from the first byte from which they begin a pattern or a window
     /// (none is so short that it is complete here) and decide everything
     /// before. The exact starts tell that, but for the whole of them where
@@ -289,20 +304,29 @@ impl Matcher {
                 && self.direct_opens.is_empty()
                 && self.view_opens.is_empty()
                 && self.run.len() < FRAGMENT as u64);
-        if !at_rest || data.iter().any(|&b| is_break(b)) {
+        let (&byte, before) = data.split_last().expect("a new byte");
+        if !at_rest || before.iter().any(|&b| is_break(b)) {
             return false;
         }
-        let first = if len > longest {
-            if exact.may_begin_longer(data) {
+        let held_from = if is_break(byte) {
+            if !Matcher::break_releases(engine, data) {
                 return false;
             }
-            1
+            len
         } else {
-            0
+            let first = if len > longest {
+                if exact.may_begin_longer(data) {
+                    return false;
+                }
+                1
+            } else {
+                0
+            };
+            let Some(held_from) = first_begun(exact, data, first) else {
+                return false;
+            };
+            held_from
         };
-        let held_from = (first..len)
-            .find(|&i| exact.begins(&data[i..]) == Some(true))
-            .unwrap_or(len);
         let decided = self.decided + held_from as u64;
         // Checked in the crate's tests and under the fuzzer only: the copy
         // allocates, and a caller's debug build must not (the C ABI's test
@@ -328,6 +352,39 @@ impl Matcher {
         self.candidates.decided_to(decided);
         exact.prefetch_after(&data[held_from..]);
         true
+    }
+
+    /// Whether a CR or LF pushed after a tail held unstepped (`data`: the
+    /// tail, then it) decides them all, as stepping would: no candidate
+    /// starts at it, the view skips it, so that the tail is held still
+    /// only where it begins a view pattern, which the view's automaton,
+    /// stepped over it from its start, tells (it is small: a value's
+    /// base64 and hex patterns begin at a few places, where its windows
+    /// begin at every byte); and a direct pattern or a window may go on
+    /// across it, which the exact starts tell (a view pattern holds no CR
+    /// or LF). In text of long values with line breaks inside, one push in
+    /// fifty is a line's end, which stepping read again with the tail
+    /// before it. Out of line: the one-byte push keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn break_releases(engine: &Engine, data: &[u8]) -> bool {
+        let (exact, view) = (&engine.exact_starts, &engine.view);
+        let (len, tail) = (data.len(), &data[..data.len() - 1]);
+        let mut state = view.start();
+        for &byte in tail {
+            state = view.next(state, byte);
+            if view.is_match(state) {
+                return false;
+            }
+        }
+        if view.pending(state, tail.len() as u64) != Some(0) {
+            return false;
+        }
+        if len > exact.longest() && exact.may_begin_longer(data) {
+            return false;
+        }
+        let first = usize::from(len > exact.longest());
+        (first..len - 1).all(|i| exact.begins(&data[i..]) == Some(false))
     }
 
     /// The push of `byte` alone, where it begins nothing (see `inert.rs`)
@@ -569,7 +626,7 @@ impl Matcher {
     }
 
     /// Decides the tail from `from` (an index in `input`, where the stepper
-    /// would start, the run empty there) without a step where it is 1 to 3
+    /// would start, the run empty there) without a step where it is 1 to 4
     /// bytes, none a CR or LF, and nothing found before it is open or a
     /// candidate: then stepping would hold it from the first byte from
     /// which its bytes begin a pattern or a window (the automata, started
@@ -593,10 +650,9 @@ impl Matcher {
         if !decidable {
             return false;
         }
-        // The first position from which the bytes begin something.
-        let held_from = (0..tail.len())
-            .find(|&i| engine.exact_starts.begins(&tail[i..]) == Some(true))
-            .unwrap_or(tail.len());
+        let Some(held_from) = first_begun(&engine.exact_starts, tail, 0) else {
+            return false;
+        };
         let at = input.base + (from + held_from) as u64;
         debug_assert_eq!(self.run_end, input.base + from as u64);
         // As in `decide_byte_unstepped`: in tests and under the fuzzer.
@@ -1372,7 +1428,9 @@ mod tests {
                                 let start = starts[(next() % starts.len() as u64) as usize];
                                 // Else noise: a tail that may begin nothing.
                                 if !next().is_multiple_of(4) {
-                                    data.extend_from_slice(&start[..1 + (next() % 3) as usize]);
+                                    data.extend_from_slice(
+                                        &start[..1 + (next() % EXACT as u64) as usize],
+                                    );
                                 }
                             }
                         }
@@ -1461,12 +1519,12 @@ mod tests {
         assert_eq!(holding.exact_starts.longest(), EXACT);
         let stepping = Engine::build_with(&secrets, false, Exact::Longest(0));
         let values: Vec<&[u8]> = secrets.iter().map(|s| s.trimmed_value()).collect();
-        // Noise of punctuation and space, which no window holds, and now
-        // and then a letter or digit.
+        // Noise of punctuation, space and line breaks, which no window
+        // holds, and now and then a letter or digit.
         fn noise(next: &mut impl FnMut() -> u64) -> u8 {
             match next() % 4 {
                 0 => BASE64[(next() % 62) as usize],
-                _ => b" !\"#$%&'()*,-.:;<=>?@[]^_`{|}~"[(next() % 30) as usize],
+                _ => b" !\"#$%&'()*,-.:;<=>?@[]^_`{|}~\n"[(next() % 31) as usize],
             }
         }
         let mut unstepped = [0; EXACT];
@@ -1497,7 +1555,9 @@ mod tests {
                         if kind != 2 {
                             let value = values[(next() % 4) as usize];
                             let at = (next() as usize) % (value.len() - FRAGMENT);
-                            push.extend_from_slice(&value[at..at + 1 + (next() % 3) as usize]);
+                            push.extend_from_slice(
+                                &value[at..at + 1 + (next() % EXACT as u64) as usize],
+                            );
                         }
                         data.extend(push);
                     }

@@ -8,10 +8,12 @@ pub(crate) mod append;
 mod automaton;
 mod candidates;
 mod end_breaks;
+pub(crate) mod exact_fours;
 pub(crate) mod exact_starts;
 mod filter;
 mod fragments;
 mod hash;
+pub(crate) mod hashed_starts;
 mod ids_by_hash;
 mod inert;
 mod layout;
@@ -182,6 +184,14 @@ const SMALL_ENGINE: usize = 512 * 1024;
 /// and about half of the tails stepped were 3 bytes long.
 const EXACT_THREE_FROM: usize = 256 * 1024;
 
+/// Where the strings of 4 bytes keep the engine's memory within this many
+/// bytes a byte of value, [`Engine::exact_starts`] holds them too (from
+/// [`EXACT_THREE_FROM`] bytes of values: at 10 x 64 KiB a string of 3
+/// bytes of text most often begins a window, and one of 4 one time in
+/// twenty-five); 16 short of the bound of 128, for the hashed strings of 5
+/// bytes and the rest.
+const FOURS_WITHIN: usize = 112;
+
 /// From an engine of this many bytes on, [`Engine::exact_starts`] holds
 /// the strings of 2 bytes exactly (8 KiB: a sixteenth of it at most; in
 /// a smaller one, 1 byte, so that the memory a value byte stays in bound).
@@ -192,7 +202,8 @@ const EXACT_TWO_FROM: usize = 128 * 1024;
 pub(crate) enum Exact {
     /// Set by the engine's size: 1 byte in an engine smaller than
     /// [`EXACT_TWO_FROM`], 2 bytes from it, 3 from [`EXACT_THREE_FROM`]
-    /// bytes of values; push tails held only in a large engine.
+    /// bytes of values, 4 where [`FOURS_WITHIN`] allows; push tails held
+    /// only in a large engine.
     BySize,
     /// This long, push tails held in every engine (the tests: so that
     /// small engines hold tails too; 0: nothing held, the one-byte push
@@ -318,7 +329,14 @@ impl Engine {
         let value_bytes: usize = long().map(|(_, v)| v.len()).sum();
         let longest = match exact {
             Exact::Longest(longest) => longest,
-            Exact::BySize if value_bytes >= EXACT_THREE_FROM => EXACT,
+            Exact::BySize if value_bytes >= EXACT_THREE_FROM => {
+                let tables = [&engine.direct_table, &engine.view_table];
+                let fours = ExactStarts::fours_memory(tables, long().map(|(_, v)| v));
+                match engine.memory_usage() + fours <= FOURS_WITHIN * value_bytes {
+                    true => EXACT,
+                    false => EXACT - 1,
+                }
+            }
             Exact::BySize if engine.memory_usage() >= EXACT_TWO_FROM => 2,
             Exact::BySize => 1,
         };

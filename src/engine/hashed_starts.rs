@@ -1,0 +1,127 @@
+//! The strings of one length (2 to 5 bytes) that begin a pattern or a
+//! window, a bit each at their hash: a clear bit says that a string begins
+//! nothing, a set one only that it may. The bits are in cache lines, one
+//! by the hash of all but a string's last byte, so that what a string and
+//! any byte more read is known ahead (see `ExactStarts`).
+
+use super::prefetch::prefetch;
+use super::wipe::Wiped;
+
+/// Bits for each string put in, at least (rounded up to a power of two):
+/// at most one bit in eight set, so that a string that begins nothing is
+/// told so seven times in eight or more.
+const BITS_PER_STRING: usize = 8;
+
+/// The words of a line: 64 bytes, a cache line.
+const LINE_WORDS: usize = 8;
+
+/// Wiped: which strings begin something can be tested against guesses.
+pub(crate) struct HashedStarts {
+    bits: Wiped<u64>,
+    /// How far a hash is shifted down to index the lines.
+    shift: u32,
+}
+
+impl HashedStarts {
+    /// The bytes that room for `strings` strings takes.
+    pub(crate) fn memory_for(strings: usize) -> usize {
+        bits_for(strings) / 8
+    }
+
+    /// Room for `strings` strings, none put in.
+    pub(crate) fn with_room(strings: usize) -> HashedStarts {
+        let bits = bits_for(strings);
+        HashedStarts {
+            bits: zeroize::Zeroizing::new(vec![0u64; bits / 64]),
+            shift: 64 - (bits / (64 * LINE_WORDS)).trailing_zeros(),
+        }
+    }
+
+    /// None held.
+    pub(crate) fn none() -> HashedStarts {
+        HashedStarts {
+            bits: zeroize::Zeroizing::new(Vec::new()),
+            shift: 0,
+        }
+    }
+
+    /// Puts in the string of `bytes` (2 to 5 of them).
+    pub(crate) fn add(&mut self, bytes: &[u8]) {
+        let (word, bit) = self.bit_of(bytes);
+        self.bits[word] |= 1 << bit;
+    }
+
+    /// Whether `bytes` (2 to 5, as put in) may begin a pattern or a window:
+    /// false says they begin none.
+    #[inline(always)]
+    pub(crate) fn may_begin(&self, bytes: &[u8]) -> bool {
+        let (word, bit) = self.bit_of(bytes);
+        self.bits[word] & 1 << bit != 0
+    }
+
+    /// Starts loading what [`HashedStarts::may_begin`] reads of the strings
+    /// of `first` and a byte more.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, first: &[u8]) {
+        prefetch(&self.bits[self.line_of(first) * LINE_WORDS]);
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.bits.capacity() * 8
+    }
+
+    /// The word and bit of a string: in the line of all but its last
+    /// byte, at a hash of them all (Fibonacci hashing, whose top bits mix
+    /// every byte).
+    #[inline(always)]
+    fn bit_of(&self, bytes: &[u8]) -> (usize, usize) {
+        let line = self.line_of(&bytes[..bytes.len() - 1]);
+        let all = number(bytes).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        let in_line = (all >> (64 - (64 * LINE_WORDS).trailing_zeros())) as usize;
+        (line * LINE_WORDS + in_line / 64, in_line % 64)
+    }
+
+    /// The line of the strings that begin with `bytes` (1 to 4 of them)
+    /// and have one byte more.
+    #[inline(always)]
+    fn line_of(&self, bytes: &[u8]) -> usize {
+        (number(bytes).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+}
+
+/// The bits for `strings` strings: at least two lines (a shift of 64
+/// would overflow).
+fn bits_for(strings: usize) -> usize {
+    (strings * BITS_PER_STRING)
+        .next_power_of_two()
+        .max(2 * 64 * LINE_WORDS)
+}
+
+/// `bytes` (at most 8) as a number, the last lowest.
+#[inline(always)]
+fn number(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |n, &b| n << 8 | u64::from(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_put_in_may_begin_and_most_others_do_not() {
+        let mut next = crate::engine::xorshift(0x4a5);
+        for len in 2..=5 {
+            let string = |n: u64| n.to_be_bytes()[8 - len..].to_vec();
+            let strings: Vec<Vec<u8>> = (0..3_000).map(|_| string(next())).collect();
+            let mut hashed = HashedStarts::with_room(strings.len());
+            strings.iter().for_each(|s| hashed.add(s));
+            assert!(strings.iter().all(|s| hashed.may_begin(s)));
+            let told = (0..20_000)
+                .filter(|_| !hashed.may_begin(&string(next())))
+                .count();
+            assert!(told > 17_000, "{told} of 20000 told, strings of {len}");
+            assert_eq!(hashed.memory_usage(), 4096);
+            assert_eq!(HashedStarts::memory_for(strings.len()), 4096);
+        }
+    }
+}
