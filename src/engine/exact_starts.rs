@@ -153,6 +153,19 @@ impl ExactStarts {
         self.longer.may_begin(bytes)
     }
 
+    /// Whether `bytes` (of any length) begin a pattern or a window, where
+    /// these tell it: those longer than the strings held exactly begin
+    /// none where their first bytes, one longer, are not in the hashed
+    /// bits; `None` where they are, or where [`ExactStarts::begins`] cannot
+    /// tell.
+    #[inline(always)]
+    pub(crate) fn tells(&self, bytes: &[u8]) -> Option<bool> {
+        match bytes.get(..=self.longest) {
+            Some(longer) if self.longest > 0 => (!self.may_begin_longer(longer)).then_some(false),
+            _ => self.begins(bytes),
+        }
+    }
+
     /// Starts loading what [`ExactStarts::begins`] and
     /// [`ExactStarts::may_begin_longer`] read of `held` and one byte more,
     /// and of its ends and one byte more, where it is beyond the cache
@@ -302,6 +315,20 @@ mod tests {
                 }
             }
             assert!(none > 5_000 && told * 4 > none * 3, "{told} of {none}");
+            // What they tell of any length: never that a string that
+            // begins one begins none, nor of a longer one that it begins.
+            let mut told = [0; 3];
+            for round in 0..20_000 {
+                let s = string(1 + round % 7);
+                let tells = exact.tells(&s);
+                match tells {
+                    Some(false) => assert!(!begins(&s), "{s:?}"),
+                    Some(true) => assert!(s.len() <= longest && begins(&s), "{s:?}"),
+                    None => assert!(s.len() > longest, "{s:?}"),
+                }
+                told[tells.map_or(2, usize::from)] += 1;
+            }
+            assert!(told.iter().all(|&n| n > 1_000), "{told:?}");
         }
         assert_eq!(exact.begins(b""), None);
         assert_eq!(exact.begins(b"abcde"), None);

@@ -20,8 +20,8 @@ use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
 use super::seeds::{GRAM, gram, is_break};
 use super::tail::{self, StepperStart, TAIL};
-use crate::FRAGMENT;
 use crate::form::{Form, Hit};
+use crate::{FRAGMENT, MIN_VALUE};
 
 /// Bytes scanned before candidates are decided and output is emitted, so a
 /// large push holds little.
@@ -92,13 +92,17 @@ impl Input<'_> {
     }
 }
 
-/// The first position, from `from` on, from which the bytes of `tail`
-/// begin a pattern or a window (its length where none does), as `exact`
-/// tells it; `None` where it cannot tell of one before.
+/// The longest tail decided without a step: one byte shorter than the
+/// shortest pattern, so that none is complete in it (a window is longer).
+const DECIDED_UNSTEPPED: usize = MIN_VALUE - 1;
+
+/// The first position from which the bytes of `tail` begin a pattern or a
+/// window (its length where none does), as `exact` tells it; `None` where
+/// it cannot tell of one before.
 #[inline(always)]
-fn first_begun(exact: &ExactStarts, tail: &[u8], from: usize) -> Option<usize> {
-    for i in from..tail.len() {
-        if exact.begins(&tail[i..])? {
+fn first_begun(exact: &ExactStarts, tail: &[u8]) -> Option<usize> {
+    for i in 0..tail.len() {
+        if exact.tells(&tail[i..])? {
             return Some(i);
         }
     }
@@ -276,16 +280,16 @@ impl Matcher {
     /// The push of one byte decided without a step, as a push's tail (see
     /// [`Matcher::decide_tail_unstepped`]): where what is held and the new
     /// byte (`data`, from `decided`) are at most one byte longer than the
-    /// exact starts' strings, none a CR or LF (but the new byte: see
+    /// strings the exact starts hold, none a CR or LF (but the new byte: see
     /// [`Matcher::break_releases`]), and nothing is open or a candidate
     /// (the run shorter than a window), stepping would hold them
     /// from the first byte from which they begin a pattern or a window
     /// (none is so short that it is complete here) and decide everything
-    /// before. The exact starts tell that, but for the whole of them where
-    /// they are one byte longer than the strings held exactly: their
-    /// hashed bits say whether they may begin one, and where they may, the
-    /// byte is stepped. What is held stays unstepped (a tail of at most
-    /// the exact strings' length); where the matcher had stepped what it
+    /// before. The exact starts tell that (see [`ExactStarts::tells`]: of
+    /// bytes longer than the strings held exactly, their hashed bits tell
+    /// only that they begin none), and where they cannot, the byte is
+    /// stepped. What is held stays unstepped (a tail of at most the exact
+    /// strings' length); where the matcher had stepped what it
     /// holds, the automata and the run start afresh at `decided`, as after
     /// a release (no candidate before it can be taken, and what starts
     /// there is found again when they step what is held). In text whose
@@ -295,6 +299,8 @@ impl Matcher {
     fn decide_byte_unstepped(&mut self, engine: &Engine, data: &[u8], out: &mut Vec<u8>) -> bool {
         let exact = &engine.exact_starts;
         let (len, longest) = (data.len(), exact.longest());
+        // Longer where the matcher stepped what it holds: most often a
+        // pattern's prefix that goes on (tried, 2 to 5% slower pushes).
         if longest == 0 || len > longest + 1 {
             return false;
         }
@@ -314,15 +320,7 @@ impl Matcher {
             }
             len
         } else {
-            let first = if len > longest {
-                if exact.may_begin_longer(data) {
-                    return false;
-                }
-                1
-            } else {
-                0
-            };
-            let Some(held_from) = first_begun(exact, data, first) else {
+            let Some(held_from) = first_begun(exact, data) else {
                 return false;
             };
             held_from
@@ -380,11 +378,7 @@ impl Matcher {
         if view.pending(state, tail.len() as u64) != Some(0) {
             return false;
         }
-        if len > exact.longest() && exact.may_begin_longer(data) {
-            return false;
-        }
-        let first = usize::from(len > exact.longest());
-        (first..len - 1).all(|i| exact.begins(&data[i..]) == Some(false))
+        (0..len - 1).all(|i| exact.tells(&data[i..]) == Some(false))
     }
 
     /// The push of `byte` alone, where it begins nothing (see `inert.rs`)
@@ -626,8 +620,9 @@ impl Matcher {
     }
 
     /// Decides the tail from `from` (an index in `input`, where the stepper
-    /// would start, the run empty there) without a step where it is 1 to 4
-    /// bytes, none a CR or LF, and nothing found before it is open or a
+    /// would start, the run empty there) without a step where it is 1 to
+    /// [`DECIDED_UNSTEPPED`] bytes, none a CR or LF, the exact starts tell
+    /// it (see [`ExactStarts::tells`]), and nothing found before it is open or a
     /// candidate: then stepping would hold it from the first byte from
     /// which its bytes begin a pattern or a window (the automata, started
     /// at `from`, hold their longest pending suffix; the run, its longest
@@ -642,7 +637,8 @@ impl Matcher {
     fn decide_tail_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
         let tail = &input.bytes[from..];
         let decidable = engine.holds_push_tails
-            && (1..=engine.exact_starts.longest()).contains(&tail.len())
+            && engine.exact_starts.longest() > 0
+            && (1..=DECIDED_UNSTEPPED).contains(&tail.len())
             && self.candidates.is_empty()
             && self.direct_opens.is_empty()
             && self.view_opens.is_empty()
@@ -650,7 +646,7 @@ impl Matcher {
         if !decidable {
             return false;
         }
-        let Some(held_from) = first_begun(&engine.exact_starts, tail, 0) else {
+        let Some(held_from) = first_begun(&engine.exact_starts, tail) else {
             return false;
         };
         let at = input.base + (from + held_from) as u64;
