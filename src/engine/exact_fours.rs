@@ -74,7 +74,7 @@ impl ExactFours {
     /// Puts in the string of `bytes` (4 of them), once.
     pub(crate) fn add(&mut self, bytes: &[u8; 4]) {
         let string = u32::from_be_bytes(*bytes);
-        let Line(line) = &mut self.lines[line_of(bytes, self.shift)];
+        let Line(line) = &mut self.lines[line_of(string, self.shift)];
         let count = (line[0] & !FULL) as usize;
         if line[1..=count].contains(&string) {
             return;
@@ -91,8 +91,14 @@ impl ExactFours {
     /// window: `None` where its line is full and it is not in it.
     #[inline(always)]
     pub(crate) fn begins(&self, bytes: &[u8; 4]) -> Option<bool> {
-        let string = u32::from_be_bytes(*bytes);
-        let Line(line) = &self.lines[line_of(bytes, self.shift)];
+        self.begins_number(u32::from_be_bytes(*bytes))
+    }
+
+    /// [`ExactFours::begins`] of the string whose bytes, the last lowest,
+    /// make `string`.
+    #[inline(always)]
+    pub(crate) fn begins_number(&self, string: u32) -> Option<bool> {
+        let Line(line) = &self.lines[line_of(string, self.shift)];
         let count = line[0] & !FULL;
         // Every slot compared, without a branch; those past the count are
         // not strings.
@@ -126,8 +132,8 @@ fn lines_for(strings: usize) -> usize {
 /// The line of a string of 4 bytes: by its first 3 (Fibonacci hashing,
 /// whose top bits mix them all).
 #[inline(always)]
-fn line_of(bytes: &[u8; 4], shift: u32) -> usize {
-    let first = u64::from(u32::from_be_bytes(*bytes) >> 8);
+fn line_of(string: u32, shift: u32) -> usize {
+    let first = u64::from(string >> 8);
     (first.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
 }
 

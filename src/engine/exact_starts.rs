@@ -166,6 +166,45 @@ impl ExactStarts {
         }
     }
 
+    /// The first position from which `tail` (at most 8 bytes) begins a
+    /// pattern or a window (its length where it never does), as
+    /// [`ExactStarts::tells`] tells it of each of its ends in turn, from
+    /// the longest; `None` where it cannot tell of one before. The number
+    /// of the whole tail is made once, and each end's is its lowest bytes:
+    /// the push of one byte asks this of every one.
+    #[inline(always)]
+    pub(crate) fn first_begun(&self, tail: &[u8]) -> Option<usize> {
+        let (len, longest) = (tail.len(), self.longest);
+        debug_assert!(len <= 8);
+        let whole = number(tail) as u64;
+        for i in 0..len {
+            let end = len - i;
+            let string = whole & u64::MAX >> (64 - 8 * end);
+            let begins = if longest == 0 {
+                return None;
+            } else if end > longest {
+                // Its first `longest + 1` bytes, hashed.
+                if self
+                    .longer
+                    .may_begin_number(string >> (8 * (end - longest - 1)))
+                {
+                    return None;
+                }
+                false
+            } else if end == EXACT {
+                self.fours_hashed.may_begin_number(string)
+                    && self.fours.begins_number(string as u32)?
+            } else {
+                let s = string as usize;
+                self.bits[end - 1][s / 64] & 1 << (s % 64) != 0
+            };
+            if begins {
+                return Some(i);
+            }
+        }
+        Some(len)
+    }
+
     /// Starts loading what [`ExactStarts::begins`] and
     /// [`ExactStarts::may_begin_longer`] read of `held` and one byte more,
     /// and of its ends and one byte more, where it is beyond the cache
@@ -329,6 +368,23 @@ mod tests {
                 told[tells.map_or(2, usize::from)] += 1;
             }
             assert!(told.iter().all(|&n| n > 1_000), "{told:?}");
+            // The first end that begins one, as each end tells it.
+            for round in 0..20_000 {
+                let len = 1 + round % 7;
+                let mut tail = string(len);
+                // A piece of text before it, now and then.
+                tail.rotate_left(round % len);
+                let mut expected = Some(len);
+                for i in 0..len {
+                    match exact.tells(&tail[i..]) {
+                        Some(false) => continue,
+                        Some(true) => expected = Some(i),
+                        None => expected = None,
+                    }
+                    break;
+                }
+                assert_eq!(exact.first_begun(&tail), expected, "{tail:?}");
+            }
         }
         assert_eq!(exact.begins(b""), None);
         assert_eq!(exact.begins(b"abcde"), None);

@@ -47,7 +47,7 @@ impl HashedStarts {
 
     /// Puts in the string of `bytes` (2 to 5 of them).
     pub(crate) fn add(&mut self, bytes: &[u8]) {
-        let (word, bit) = self.bit_of(bytes);
+        let (word, bit) = self.bit_of(number(bytes));
         self.bits[word] |= 1 << bit;
     }
 
@@ -55,7 +55,14 @@ impl HashedStarts {
     /// false says they begin none.
     #[inline(always)]
     pub(crate) fn may_begin(&self, bytes: &[u8]) -> bool {
-        let (word, bit) = self.bit_of(bytes);
+        self.may_begin_number(number(bytes))
+    }
+
+    /// [`HashedStarts::may_begin`] of the string whose bytes, the last
+    /// lowest, make `string`.
+    #[inline(always)]
+    pub(crate) fn may_begin_number(&self, string: u64) -> bool {
+        let (word, bit) = self.bit_of(string);
         self.bits[word] & 1 << bit != 0
     }
 
@@ -63,29 +70,29 @@ impl HashedStarts {
     /// of `first` and a byte more.
     #[inline(always)]
     pub(crate) fn prefetch(&self, first: &[u8]) {
-        prefetch(&self.bits[self.line_of(first) * LINE_WORDS]);
+        prefetch(&self.bits[self.line_of(number(first)) * LINE_WORDS]);
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.bits.capacity() * 8
     }
 
-    /// The word and bit of a string: in the line of all but its last
-    /// byte, at a hash of them all (Fibonacci hashing, whose top bits mix
-    /// every byte).
+    /// The word and bit of a string (its number): in the line of all but
+    /// its last byte, at a hash of them all (Fibonacci hashing, whose top
+    /// bits mix every byte).
     #[inline(always)]
-    fn bit_of(&self, bytes: &[u8]) -> (usize, usize) {
-        let line = self.line_of(&bytes[..bytes.len() - 1]);
-        let all = number(bytes).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    fn bit_of(&self, string: u64) -> (usize, usize) {
+        let line = self.line_of(string >> 8);
+        let all = string.wrapping_mul(0xd6e8_feb8_6659_fd93);
         let in_line = (all >> (64 - (64 * LINE_WORDS).trailing_zeros())) as usize;
         (line * LINE_WORDS + in_line / 64, in_line % 64)
     }
 
-    /// The line of the strings that begin with `bytes` (1 to 4 of them)
-    /// and have one byte more.
+    /// The line of the strings whose bytes but the last make `first` (1 to
+    /// 4 of them, the last lowest).
     #[inline(always)]
-    fn line_of(&self, bytes: &[u8]) -> usize {
-        (number(bytes).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    fn line_of(&self, first: u64) -> usize {
+        (first.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
 }
 

@@ -13,7 +13,6 @@ use super::append::append;
 use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
 use super::end_breaks::EndBreaks;
-use super::exact_starts::ExactStarts;
 use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
@@ -95,19 +94,6 @@ impl Input<'_> {
 /// The longest tail decided without a step: one byte shorter than the
 /// shortest pattern, so that none is complete in it (a window is longer).
 const DECIDED_UNSTEPPED: usize = MIN_VALUE - 1;
-
-/// The first position from which the bytes of `tail` begin a pattern or a
-/// window (its length where none does), as `exact` tells it; `None` where
-/// it cannot tell of one before.
-#[inline(always)]
-fn first_begun(exact: &ExactStarts, tail: &[u8]) -> Option<usize> {
-    for i in 0..tail.len() {
-        if exact.tells(&tail[i..])? {
-            return Some(i);
-        }
-    }
-    Some(tail.len())
-}
 
 /// Where the bytes that a feed brings are: the filter asks for them ahead
 /// of its first read only where they are not in the cache yet.
@@ -285,7 +271,7 @@ impl Matcher {
     /// (the run shorter than a window), stepping would hold them
     /// from the first byte from which they begin a pattern or a window
     /// (none is so short that it is complete here) and decide everything
-    /// before. The exact starts tell that (see [`ExactStarts::tells`]: of
+    /// before. The exact starts tell that (see `ExactStarts::tells`: of
     /// bytes longer than the strings held exactly, their hashed bits tell
     /// only that they begin none), and where they cannot, the byte is
     /// stepped. What is held stays unstepped (a tail of at most the exact
@@ -320,7 +306,7 @@ impl Matcher {
             }
             len
         } else {
-            let Some(held_from) = first_begun(exact, data) else {
+            let Some(held_from) = exact.first_begun(data) else {
                 return false;
             };
             held_from
@@ -622,7 +608,7 @@ impl Matcher {
     /// Decides the tail from `from` (an index in `input`, where the stepper
     /// would start, the run empty there) without a step where it is 1 to
     /// [`DECIDED_UNSTEPPED`] bytes, none a CR or LF, the exact starts tell
-    /// it (see [`ExactStarts::tells`]), and nothing found before it is open or a
+    /// it (see `ExactStarts::tells`), and nothing found before it is open or a
     /// candidate: then stepping would hold it from the first byte from
     /// which its bytes begin a pattern or a window (the automata, started
     /// at `from`, hold their longest pending suffix; the run, its longest
@@ -646,7 +632,7 @@ impl Matcher {
         if !decidable {
             return false;
         }
-        let Some(held_from) = first_begun(&engine.exact_starts, tail) else {
+        let Some(held_from) = engine.exact_starts.first_begun(tail) else {
             return false;
         };
         let at = input.base + (from + held_from) as u64;
