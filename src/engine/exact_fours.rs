@@ -89,7 +89,7 @@ impl ExactFours {
 
     /// Whether the string of `bytes` (4 of them) begins a pattern or a
     /// window: `None` where its line is full and it is not in it.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn begins(&self, bytes: &[u8; 4]) -> Option<bool> {
         self.begins_number(u32::from_be_bytes(*bytes))
     }

@@ -126,8 +126,9 @@ impl ExactStarts {
 
     /// Whether `bytes` begin a pattern or a window: `None` where strings of
     /// their length are not held, or (of 4 bytes) where their line is full
-    /// and they are not in it.
-    #[inline(always)]
+    /// and they are not in it. (The tests' plain form of what
+    /// [`ExactStarts::first_begun`] tells.)
+    #[cfg(test)]
     pub(crate) fn begins(&self, bytes: &[u8]) -> Option<bool> {
         let len = bytes.len();
         if len == 0 || len > self.longest {
@@ -147,7 +148,7 @@ impl ExactStarts {
     /// may begin a pattern or a window: false says they begin none, true
     /// only that they may (a string put in the hashed bits, or another of
     /// the same hash). Only where some strings are held.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn may_begin_longer(&self, bytes: &[u8]) -> bool {
         debug_assert!(self.longest > 0 && bytes.len() == self.longest + 1);
         self.longer.may_begin(bytes)
@@ -158,7 +159,7 @@ impl ExactStarts {
     /// none where their first bytes, one longer, are not in the hashed
     /// bits; `None` where they are, or where [`ExactStarts::begins`] cannot
     /// tell.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn tells(&self, bytes: &[u8]) -> Option<bool> {
         match bytes.get(..=self.longest) {
             Some(longer) if self.longest > 0 => (!self.may_begin_longer(longer)).then_some(false),
@@ -167,9 +168,12 @@ impl ExactStarts {
     }
 
     /// The first position from which `tail` (at most 8 bytes) begins a
-    /// pattern or a window (its length where it never does), as
-    /// [`ExactStarts::tells`] tells it of each of its ends in turn, from
-    /// the longest; `None` where it cannot tell of one before. The number
+    /// pattern or a window (its length where it never does), each of its
+    /// ends asked in turn, from the longest: one of at most `longest`
+    /// bytes exactly, a longer one by its first `longest + 1` bytes in the
+    /// hashed bits, which tell only that it begins none; `None` where it
+    /// cannot tell of one before (a longer end that may begin one, a
+    /// string of 4 bytes in a full line). The number
     /// of the whole tail is made once, and each end's is its lowest bytes:
     /// the push of one byte asks this of every one.
     #[inline(always)]

@@ -53,7 +53,7 @@ impl HashedStarts {
 
     /// Whether `bytes` (2 to 5, as put in) may begin a pattern or a window:
     /// false says they begin none.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn may_begin(&self, bytes: &[u8]) -> bool {
         self.may_begin_number(number(bytes))
     }

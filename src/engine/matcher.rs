@@ -266,21 +266,21 @@ impl Matcher {
     /// The push of one byte decided without a step, as a push's tail (see
     /// [`Matcher::decide_tail_unstepped`]): where what is held and the new
     /// byte (`data`, from `decided`) are at most one byte longer than the
-    /// strings the exact starts hold, none a CR or LF (but the new byte: see
-    /// [`Matcher::break_releases`]), and nothing is open or a candidate
-    /// (the run shorter than a window), stepping would hold them
-    /// from the first byte from which they begin a pattern or a window
-    /// (none is so short that it is complete here) and decide everything
-    /// before. The exact starts tell that (see `ExactStarts::tells`: of
-    /// bytes longer than the strings held exactly, their hashed bits tell
-    /// only that they begin none), and where they cannot, the byte is
-    /// stepped. What is held stays unstepped (a tail of at most the exact
-    /// strings' length); where the matcher had stepped what it
-    /// holds, the automata and the run start afresh at `decided`, as after
-    /// a release (no candidate before it can be taken, and what starts
-    /// there is found again when they step what is held). In text whose
-    /// short strings seldom begin a value's window, the push of one byte
-    /// then reads a few bits instead of three automata.
+    /// strings the exact starts hold, none a CR or LF, and nothing is open
+    /// or a candidate (the run shorter than a window), stepping would hold
+    /// them from the first byte from which they begin a pattern or a
+    /// window (none is so short that it is complete here) and decide
+    /// everything before. The exact starts tell that (see
+    /// `ExactStarts::first_begun`: of bytes longer than the strings held
+    /// exactly, their hashed bits tell only that they begin none), and
+    /// where they cannot, the byte is stepped. What is held stays
+    /// unstepped (a tail of at most the exact strings' length); where the
+    /// matcher had stepped what it holds, the automata and the run start
+    /// afresh at `decided`, as after a release (no candidate before it can
+    /// be taken, and what starts there is found again when they step what
+    /// is held). In text whose short strings seldom begin a value's
+    /// window, the push of one byte then reads a few bits instead of three
+    /// automata.
     #[inline(always)]
     fn decide_byte_unstepped(&mut self, engine: &Engine, data: &[u8], out: &mut Vec<u8>) -> bool {
         let exact = &engine.exact_starts;
@@ -296,20 +296,14 @@ impl Matcher {
                 && self.direct_opens.is_empty()
                 && self.view_opens.is_empty()
                 && self.run.len() < FRAGMENT as u64);
-        let (&byte, before) = data.split_last().expect("a new byte");
-        if !at_rest || before.iter().any(|&b| is_break(b)) {
+        // A CR or LF: stepped (told without a step where the view's
+        // automaton holds none of what is held, tried at 4 KiB pushes'
+        // tails and here: no faster, though one push in fifty is one).
+        if !at_rest || data.iter().any(|&b| is_break(b)) {
             return false;
         }
-        let held_from = if is_break(byte) {
-            if !Matcher::break_releases(engine, data) {
-                return false;
-            }
-            len
-        } else {
-            let Some(held_from) = exact.first_begun(data) else {
-                return false;
-            };
-            held_from
+        let Some(held_from) = exact.first_begun(data) else {
+            return false;
         };
         let decided = self.decided + held_from as u64;
         // Checked in the crate's tests and under the fuzzer only: the copy
@@ -336,35 +330,6 @@ impl Matcher {
         self.candidates.decided_to(decided);
         exact.prefetch_after(&data[held_from..]);
         true
-    }
-
-    /// Whether a CR or LF pushed after a tail held unstepped (`data`: the
-    /// tail, then it) decides them all, as stepping would: no candidate
-    /// starts at it, the view skips it, so that the tail is held still
-    /// only where it begins a view pattern, which the view's automaton,
-    /// stepped over it from its start, tells (it is small: a value's
-    /// base64 and hex patterns begin at a few places, where its windows
-    /// begin at every byte); and a direct pattern or a window may go on
-    /// across it, which the exact starts tell (a view pattern holds no CR
-    /// or LF). In text of long values with line breaks inside, one push in
-    /// fifty is a line's end, which stepping read again with the tail
-    /// before it. Out of line: the one-byte push keeps its registers.
-    #[cold]
-    #[inline(never)]
-    fn break_releases(engine: &Engine, data: &[u8]) -> bool {
-        let (exact, view) = (&engine.exact_starts, &engine.view);
-        let (len, tail) = (data.len(), &data[..data.len() - 1]);
-        let mut state = view.start();
-        for &byte in tail {
-            state = view.next(state, byte);
-            if view.is_match(state) {
-                return false;
-            }
-        }
-        if view.pending(state, tail.len() as u64) != Some(0) {
-            return false;
-        }
-        (0..len - 1).all(|i| exact.tells(&data[i..]) == Some(false))
     }
 
     /// The push of `byte` alone, where it begins nothing (see `inert.rs`)
@@ -608,8 +573,8 @@ impl Matcher {
     /// Decides the tail from `from` (an index in `input`, where the stepper
     /// would start, the run empty there) without a step where it is 1 to
     /// [`DECIDED_UNSTEPPED`] bytes, none a CR or LF, the exact starts tell
-    /// it (see `ExactStarts::tells`), and nothing found before it is open or a
-    /// candidate: then stepping would hold it from the first byte from
+    /// it (see `ExactStarts::first_begun`), and nothing found before it is
+    /// open or a candidate: then stepping would hold it from the first byte from
     /// which its bytes begin a pattern or a window (the automata, started
     /// at `from`, hold their longest pending suffix; the run, its longest
     /// window prefix) and decide everything before, which the exact starts
@@ -627,9 +592,11 @@ impl Matcher {
             && (1..=DECIDED_UNSTEPPED).contains(&tail.len())
             && self.candidates.is_empty()
             && self.direct_opens.is_empty()
-            && self.view_opens.is_empty()
-            && !tail.iter().any(|&b| is_break(b));
+            && self.view_opens.is_empty();
         if !decidable {
+            return false;
+        }
+        if tail.iter().any(|&b| is_break(b)) {
             return false;
         }
         let Some(held_from) = engine.exact_starts.first_begun(tail) else {
