@@ -10,6 +10,7 @@
 
 use zeroize::Zeroize;
 
+use super::prefetch::prefetch;
 use super::wipe::Wiped;
 
 /// Strings a line holds: 31 of 4 bytes, and a word that counts them.
@@ -72,8 +73,14 @@ impl ExactFours {
     }
 
     /// Puts in the string of `bytes` (4 of them), once.
+    #[cfg(test)]
     pub(crate) fn add(&mut self, bytes: &[u8; 4]) {
-        let string = u32::from_be_bytes(*bytes);
+        self.add_number(u32::from_be_bytes(*bytes));
+    }
+
+    /// [`ExactFours::add`] of the string whose bytes, the last lowest, make
+    /// `string`.
+    pub(crate) fn add_number(&mut self, string: u32) {
         let Line(line) = &mut self.lines[line_of(string, self.shift)];
         let count = (line[0] & !FULL) as usize;
         if line[1..=count].contains(&string) {
@@ -113,6 +120,14 @@ impl ExactFours {
         } else {
             Some(false)
         }
+    }
+
+    /// Starts loading the line of `string` (as for
+    /// [`ExactFours::add_number`]).
+    pub(crate) fn prefetch_number(&self, string: u32) {
+        let Line(line) = &self.lines[line_of(string, self.shift)];
+        prefetch(&line[0]);
+        prefetch(&line[16]);
     }
 
     pub(crate) fn memory_usage(&self) -> usize {

@@ -46,9 +46,22 @@ impl HashedStarts {
     }
 
     /// Puts in the string of `bytes` (2 to 5 of them).
+    #[cfg(test)]
     pub(crate) fn add(&mut self, bytes: &[u8]) {
-        let (word, bit) = self.bit_of(number(bytes));
+        self.add_number(number(bytes));
+    }
+
+    /// [`HashedStarts::add`] of the string whose bytes, the last lowest,
+    /// make `string`.
+    pub(crate) fn add_number(&mut self, string: u64) {
+        let (word, bit) = self.bit_of(string);
         self.bits[word] |= 1 << bit;
+    }
+
+    /// Starts loading the word of `string` (as for
+    /// [`HashedStarts::add_number`]).
+    pub(crate) fn prefetch_number(&self, string: u64) {
+        prefetch(&self.bits[self.bit_of(string).0]);
     }
 
     /// Whether `bytes` (2 to 5, as put in) may begin a pattern or a window:
