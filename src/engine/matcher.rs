@@ -1337,7 +1337,7 @@ mod tests {
                 pieces.extend([bytes, &bytes[..cut], &bytes[..cut.min(3)]]);
             }
             pieces.extend([&b"\r\n"[..], b"\n"]);
-            // The first 1 to 3 bytes of patterns and windows, which pushes
+            // The first 1 to 4 bytes of patterns and windows, which pushes
             // end with: a tail that may be held (one byte only after
             // nothing but line breaks: the stepper starts at any byte with
             // fewer than 8 view bytes to the end).
@@ -1404,7 +1404,7 @@ mod tests {
 
     /// Pushes of one byte, decided without a step where the exact starts
     /// tell them, leave every push's output, what is held and the hits as
-    /// stepping every byte would: engines of strings of 1, 2 and 3 bytes
+    /// stepping every byte would: engines of strings of 1 to 4 bytes
     /// (and of one byte more, hashed) against one that steps each, over
     /// text of patterns and values whole and cut, line breaks among them,
     /// now and then an idle stream's flush. Holding what may begin

@@ -151,9 +151,9 @@ pub(crate) struct Engine {
     /// set): where the stepper need not start in the last 7 bytes of a
     /// push.
     pub(crate) short_starts: ShortStarts,
-    /// The first 1 to 3 bytes of every pattern and window, exactly, and
+    /// The first 1 to 4 bytes of every pattern and window, exactly, and
     /// the strings one byte longer, hashed: a push of one byte, and in a
-    /// large engine a push's tail of so many bytes, is decided, and what
+    /// large engine a push's tail of up to 7 bytes, is decided, and what
     /// of it begins one held, without a step.
     pub(crate) exact_starts: ExactStarts,
     /// Whether a push's tail is decided without a step where it can be
