@@ -104,7 +104,12 @@ pub(crate) enum Source {
     ///
     /// [`Scrubber::bytes`]: crate::Scrubber::bytes
     InPlace,
-    /// Just copied into the stream's buffer: in the cache.
+    /// A push read in place, what the end of whose input reads asked for
+    /// already (see [`Matcher::prefetch_end`]): before the release of what
+    /// was held, which waits on memory too.
+    InPlaceEndAsked,
+    /// Just copied into the stream's buffer: in the cache, what its end
+    /// reads asked for before the copy.
     Copied,
 }
 
@@ -203,9 +208,10 @@ impl Matcher {
                 tail::tail_start(new_bytes, &EndBreaks::of(new_bytes)) > 0
             };
             if new >= FILTER_FROM && (held <= HELD_PER_NEW * new || tail_in_new()) {
-                // A copied push asked for the probes of its end before its
-                // copy (see `prefetch_end`), not of a block's before it.
-                let end_asked = source == Source::Copied && stop == data.len();
+                // A push asked for the probes of its end before its copy or
+                // its release (see `prefetch_end`), not of a block's before
+                // it; `bytes` did not.
+                let end_asked = source != Source::InPlace && stop == data.len();
                 self.scan_filtered(engine, input, source, end_asked);
             } else {
                 self.step_unstepped(engine, &input.bytes[..done]);
@@ -551,7 +557,7 @@ impl Matcher {
             &mut self.direct_opens,
             &mut self.view_opens,
             &mut self.filter_opens,
-            source == Source::InPlace && open.len() >= READ_AHEAD_FROM,
+            source != Source::Copied && open.len() >= READ_AHEAD_FROM,
         );
         let from = again + stepper.get();
         match run {
