@@ -72,14 +72,15 @@ impl ExactFours {
         }
     }
 
-    /// Puts in the string of `bytes` (4 of them), once.
+    /// Puts in the string of `bytes` (4 of them), once (the tests' form of
+    /// [`ExactFours::add_number`]).
     #[cfg(test)]
     pub(crate) fn add(&mut self, bytes: &[u8; 4]) {
         self.add_number(u32::from_be_bytes(*bytes));
     }
 
-    /// [`ExactFours::add`] of the string whose bytes, the last lowest, make
-    /// `string`.
+    /// Puts in the string whose bytes, the last lowest, make `string`,
+    /// once.
     pub(crate) fn add_number(&mut self, string: u32) {
         let Line(line) = &mut self.lines[line_of(string, self.shift)];
         let count = (line[0] & !FULL) as usize;
@@ -94,15 +95,16 @@ impl ExactFours {
         }
     }
 
-    /// Whether the string of `bytes` (4 of them) begins a pattern or a
-    /// window: `None` where its line is full and it is not in it.
+    /// [`ExactFours::begins_number`] of the string of `bytes` (4 of them):
+    /// the tests' form.
     #[cfg(test)]
     pub(crate) fn begins(&self, bytes: &[u8; 4]) -> Option<bool> {
         self.begins_number(u32::from_be_bytes(*bytes))
     }
 
-    /// [`ExactFours::begins`] of the string whose bytes, the last lowest,
-    /// make `string`.
+    /// Whether the string whose bytes, the last lowest, make `string`
+    /// begins a pattern or a window: `None` where its line is full and it
+    /// is not in it.
     #[inline(always)]
     pub(crate) fn begins_number(&self, string: u32) -> Option<bool> {
         let Line(line) = &self.lines[line_of(string, self.shift)];

@@ -40,8 +40,8 @@ pub(crate) struct ExactStarts {
     /// of the memory, a line of them asked for ahead) tell.
     fours: ExactFours,
     fours_hashed: HashedStarts,
-    /// The strings of `longest + 1` bytes, hashed (see
-    /// [`ExactStarts::may_begin_longer`]).
+    /// The strings of `longest + 1` bytes, hashed: of a longer string they
+    /// tell only that it begins nothing (see [`ExactStarts::first_begun`]).
     longer: HashedStarts,
     longest: usize,
 }
@@ -195,20 +195,21 @@ impl ExactStarts {
     /// bytes exactly, a longer one by its first `longest + 1` bytes in the
     /// hashed bits, which tell only that it begins none; `None` where it
     /// cannot tell of one before (a longer end that may begin one, a
-    /// string of 4 bytes in a full line). The number
-    /// of the whole tail is made once, and each end's is its lowest bytes:
+    /// string of 4 bytes in a full line, or nothing held). The number of
+    /// the whole tail is made once, and each end's is its lowest bytes:
     /// the push of one byte asks this of every one.
     #[inline(always)]
     pub(crate) fn first_begun(&self, tail: &[u8]) -> Option<usize> {
         let (len, longest) = (tail.len(), self.longest);
         debug_assert!(len <= 8);
+        if longest == 0 {
+            return None;
+        }
         let whole = number(tail) as u64;
         for i in 0..len {
             let end = len - i;
             let string = whole & u64::MAX >> (64 - 8 * end);
-            let begins = if longest == 0 {
-                return None;
-            } else if end > longest {
+            let begins = if end > longest {
                 // Its first `longest + 1` bytes, hashed.
                 if self
                     .longer
@@ -231,9 +232,9 @@ impl ExactStarts {
         Some(len)
     }
 
-    /// Starts loading what [`ExactStarts::begins`] and
-    /// [`ExactStarts::may_begin_longer`] read of `held` and one byte more,
-    /// and of its ends and one byte more, where it is beyond the cache
+    /// Starts loading what [`ExactStarts::first_begun`] reads of `held` and
+    /// one byte more, and of its ends and one byte more, where it is
+    /// beyond the cache
     /// (strings of 3 bytes held: 2 MiB, the strings of 4 and as many
     /// hashed bits as there are bytes of values): the next push of one
     /// byte finds them there.
@@ -256,7 +257,7 @@ impl ExactStarts {
         }
     }
 
-    /// Starts loading what [`ExactStarts::begins`] reads of the last 3
+    /// Starts loading what [`ExactStarts::first_begun`] reads of the last 3
     /// bytes of `input`, where strings of 3 bytes are held (2 MiB: a cache
     /// miss each).
     #[inline(always)]
@@ -282,9 +283,8 @@ impl ExactStarts {
     }
 
     /// The bytes that the strings of 4 bytes take (with their hashed bits)
-    /// for the patterns of
-    /// `tables` and the windows of `values`, as [`ExactStarts::new`]
-    /// holds them.
+    /// for the patterns of `tables` and the windows of `values`, as
+    /// [`ExactStarts::new`] holds them.
     pub(crate) fn fours_memory<'a>(
         tables: [&Table; 2],
         values: impl Iterator<Item = &'a [u8]>,

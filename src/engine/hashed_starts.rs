@@ -45,13 +45,14 @@ impl HashedStarts {
         }
     }
 
-    /// Puts in the string of `bytes` (2 to 5 of them).
+    /// [`HashedStarts::add_number`] of the string of `bytes` (2 to 5 of
+    /// them): the tests' form.
     #[cfg(test)]
     pub(crate) fn add(&mut self, bytes: &[u8]) {
         self.add_number(number(bytes));
     }
 
-    /// [`HashedStarts::add`] of the string whose bytes, the last lowest,
+    /// Puts in the string whose bytes (2 to 5 of them), the last lowest,
     /// make `string`.
     pub(crate) fn add_number(&mut self, string: u64) {
         let (word, bit) = self.bit_of(string);
@@ -64,23 +65,24 @@ impl HashedStarts {
         prefetch(&self.bits[self.bit_of(string).0]);
     }
 
-    /// Whether `bytes` (2 to 5, as put in) may begin a pattern or a window:
-    /// false says they begin none.
+    /// [`HashedStarts::may_begin_number`] of the string of `bytes` (2 to 5,
+    /// as put in): the tests' form.
     #[cfg(test)]
     pub(crate) fn may_begin(&self, bytes: &[u8]) -> bool {
         self.may_begin_number(number(bytes))
     }
 
-    /// [`HashedStarts::may_begin`] of the string whose bytes, the last
-    /// lowest, make `string`.
+    /// Whether the string whose bytes, the last lowest, make `string` (of
+    /// the length put in) may begin a pattern or a window: false says it
+    /// begins none.
     #[inline(always)]
     pub(crate) fn may_begin_number(&self, string: u64) -> bool {
         let (word, bit) = self.bit_of(string);
         self.bits[word] & 1 << bit != 0
     }
 
-    /// Starts loading what [`HashedStarts::may_begin`] reads of the strings
-    /// of `first` and a byte more.
+    /// Starts loading what [`HashedStarts::may_begin_number`] reads of the
+    /// strings of `first` and a byte more.
     #[inline(always)]
     pub(crate) fn prefetch(&self, first: &[u8]) {
         prefetch(&self.bits[self.line_of(number(first)) * LINE_WORDS]);

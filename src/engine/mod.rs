@@ -332,9 +332,10 @@ impl Engine {
             Exact::BySize if value_bytes >= EXACT_THREE_FROM => {
                 let tables = [&engine.direct_table, &engine.view_table];
                 let fours = ExactStarts::fours_memory(tables, long().map(|(_, v)| v));
-                match engine.memory_usage() + fours <= FOURS_WITHIN * value_bytes {
-                    true => EXACT,
-                    false => EXACT - 1,
+                if engine.memory_usage() + fours <= FOURS_WITHIN * value_bytes {
+                    EXACT
+                } else {
+                    EXACT - 1
                 }
             }
             Exact::BySize if engine.memory_usage() >= EXACT_TWO_FROM => 2,
