@@ -176,6 +176,13 @@ impl Matcher {
         self.decided
     }
 
+    /// No candidate is known and no verification is open, of either
+    /// automaton.
+    #[inline(always)]
+    fn nothing_open(&self) -> bool {
+        self.candidates.is_empty() && self.direct_opens.is_empty() && self.view_opens.is_empty()
+    }
+
     /// Scans the bytes of `data` not scanned before and appends to `out`
     /// every byte that is decided. `data[0]` is at position `base`, at or
     /// before [`Matcher::decided`]; `data` runs to the end of the input,
@@ -297,11 +304,8 @@ impl Matcher {
             return false;
         }
         // Held unstepped (or nothing held), nothing is open: see `unstepped`.
-        let at_rest = self.unstepped != 0
-            || (self.candidates.is_empty()
-                && self.direct_opens.is_empty()
-                && self.view_opens.is_empty()
-                && self.run.len() < FRAGMENT as u64);
+        let at_rest =
+            self.unstepped != 0 || (self.nothing_open() && self.run.len() < FRAGMENT as u64);
         // A CR or LF: stepped (told without a step where the view's
         // automaton holds none of what is held, tried at 4 KiB pushes'
         // tails and here: no faster, though one push in fifty is one).
@@ -351,8 +355,7 @@ impl Matcher {
             return false;
         }
         // Nothing held: no open, no candidate (each lies in what is held).
-        debug_assert!(self.direct_opens.is_empty() && self.view_opens.is_empty());
-        debug_assert!(self.candidates.is_empty());
+        debug_assert!(self.nothing_open());
         // Where stepping it would leave the matcher: the fragment run ends
         // (no value holds the byte), and the automata are at their start
         // or at a state that stands only for input before it, whose
@@ -404,8 +407,7 @@ impl Matcher {
             return false;
         }
         // Each open verification and candidate starts at a held byte.
-        debug_assert!(self.direct_opens.is_empty() && self.view_opens.is_empty());
-        debug_assert!(self.candidates.is_empty());
+        debug_assert!(self.nothing_open());
         append(out, held);
         // The run may hold the last held bytes (a part of a value from
         // before what is held): no fragment starts there.
@@ -596,13 +598,9 @@ impl Matcher {
         let decidable = engine.holds_push_tails
             && engine.exact_starts.longest() > 0
             && (1..=DECIDED_UNSTEPPED).contains(&tail.len())
-            && self.candidates.is_empty()
-            && self.direct_opens.is_empty()
-            && self.view_opens.is_empty();
+            && self.nothing_open()
+            && !tail.iter().any(|&b| is_break(b));
         if !decidable {
-            return false;
-        }
-        if tail.iter().any(|&b| is_break(b)) {
             return false;
         }
         let Some(held_from) = engine.exact_starts.first_begun(tail) else {
@@ -989,11 +987,8 @@ impl Matcher {
     /// having changed nothing, when the matcher is not in that state.
     #[inline]
     fn decide_quickly(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>) -> bool {
-        let simple = self.candidates.is_empty()
-            && self.direct_opens.is_empty()
-            && self.view_opens.is_empty()
-            && self.line_breaks.is_empty()
-            && self.run.len() < FRAGMENT as u64;
+        let simple =
+            self.nothing_open() && self.line_breaks.is_empty() && self.run.len() < FRAGMENT as u64;
         if !simple {
             return false;
         }

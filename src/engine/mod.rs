@@ -325,20 +325,22 @@ impl Engine {
             direct_breaks,
             small: false,
         };
-        engine.small = engine.memory_usage() <= SMALL_ENGINE;
+        // Before the exact starts, which are sized by it.
+        let size = engine.memory_usage();
+        engine.small = size <= SMALL_ENGINE;
         let value_bytes: usize = long().map(|(_, v)| v.len()).sum();
         let longest = match exact {
             Exact::Longest(longest) => longest,
             Exact::BySize if value_bytes >= EXACT_THREE_FROM => {
                 let tables = [&engine.direct_table, &engine.view_table];
                 let fours = ExactStarts::fours_memory(tables, long().map(|(_, v)| v));
-                if engine.memory_usage() + fours <= FOURS_WITHIN * value_bytes {
+                if size + fours <= FOURS_WITHIN * value_bytes {
                     EXACT
                 } else {
                     EXACT - 1
                 }
             }
-            Exact::BySize if engine.memory_usage() >= EXACT_TWO_FROM => 2,
+            Exact::BySize if size >= EXACT_TWO_FROM => 2,
             Exact::BySize => 1,
         };
         engine.holds_push_tails = match exact {
