@@ -165,10 +165,6 @@ impl Stream {
         if held > STEPS_IN_PLACE {
             return Some(piece);
         }
-        // What the end reads, asked for before the release's probes of the
-        // value grams, so that they overlap: 1.00 to 1.04 x for 4 KiB
-        // pushes at 10 x 64 KiB, switched.
-        Matcher::prefetch_end(&self.engine, piece);
         // The position of `piece[0]`.
         let at = self.matcher.decided() + held as u64;
         let held_bytes = &self.held[self.start..];
@@ -192,13 +188,8 @@ impl Stream {
         }
         let decided = self.matcher.decided();
         let from = (decided - at) as usize;
-        self.matcher.feed(
-            &self.engine,
-            &piece[from..],
-            decided,
-            out,
-            Source::InPlaceEndAsked,
-        );
+        self.matcher
+            .feed(&self.engine, &piece[from..], decided, out, Source::InPlace);
         // What is held now is the end of `piece`, from the first undecided
         // byte: everything before it in the buffer is decided.
         let undecided = (self.matcher.decided() - at) as usize;

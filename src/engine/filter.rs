@@ -22,7 +22,7 @@ use crate::FRAGMENT;
 
 /// Asks for what the filters' first batch over `input` reads, in a large
 /// set (the batches after it are asked for while one is tested), and,
-/// unless `end_asked` (a copied push asks before its copy), what
+/// unless `end_asked` (already asked for, or asked for by [`find`]), what
 /// `tail::stepper_start` reads first (see [`prefetch_end_probes`]): done
 /// before it, so that its probes overlap them and a push does not begin
 /// each filter waiting on memory.
@@ -52,7 +52,9 @@ pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: b
 /// so the run goes on from there instead of the held bytes being walked
 /// again (inside a long value, a walk would read them all at every push).
 /// `scratch` is room for the opens as they are found (the stream's own, so
-/// that a warm stream does not allocate).
+/// that a warm stream does not allocate). `ask_end`: what
+/// `tail::stepper_start` reads of the end is asked for between the two
+/// filters (the direct one has read the end by then).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn find(
     engine: &Engine,
@@ -65,6 +67,7 @@ pub(super) fn find(
     view_opens: &mut Opens,
     scratch: &mut Vec<Open>,
     read_ahead: bool,
+    ask_end: bool,
 ) -> Option<Run> {
     scratch.clear();
     // The direct filter reads the input first (the view's then finds it in
@@ -73,6 +76,9 @@ pub(super) fn find(
         engine, input, base, stepper, carried, candidates, scratch, read_ahead,
     );
     push_sorted(scratch, &engine.direct_table, direct_opens);
+    if ask_end {
+        prefetch_end_probes(engine, input);
+    }
     filter_view(engine, input, base, stepper, candidates, scratch);
     push_sorted(scratch, &engine.view_table, view_opens);
     run

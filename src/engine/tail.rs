@@ -343,7 +343,8 @@ fn first_selective_start(
 /// before its copy (see `Stream::push_copied`), so that they arrive while
 /// it is made: 4 KiB pushes 1.03 x at 10,000 tokens and at 10 x 64 KiB,
 /// 1.01 x at 100 x 4 KiB, where they were asked for as the stepper's start
-/// was looked for.
+/// was looked for. Input read in place asks between the filters, once the
+/// direct one has read its end (see `Matcher::scan_filtered`).
 pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
     let large = [
         engine.tail_grams.is_large(),
