@@ -1,8 +1,8 @@
 //! The strings of one length (2 to 5 bytes) that begin a pattern or a
 //! window, two bits each at their hash: a clear one says that a string
-//! begins nothing, both set only that it may. The bits are in cache lines, one
-//! by the hash of all but a string's last byte, so that what a string and
-//! any byte more read is known ahead (see `ExactStarts`).
+//! begins nothing, both set only that it may. The bits are in cache lines,
+//! one by the hash of all but a string's last byte, so that what a string
+//! and any byte more read is known ahead (see `ExactStarts`).
 
 use super::prefetch::prefetch;
 use super::wipe::Wiped;

@@ -476,8 +476,8 @@ impl Matcher {
     /// there, and bytes held for a long candidate are not read again at
     /// every push. `end_asked`: what the stepper's start reads of the
     /// input's end is already asked for (else it is asked for here). Not
-    /// inlined: `feed` stays small
-    /// for the pushes of a few bytes, which never come here.
+    /// inlined: `feed` stays small for the pushes of a few bytes, which
+    /// never come here.
     #[inline(never)]
     fn scan_filtered(
         &mut self,
