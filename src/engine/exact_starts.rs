@@ -11,7 +11,7 @@
 //! asked for ahead.
 
 use super::exact_fours::ExactFours;
-use super::hashed_starts::HashedStarts;
+use super::hashed_starts::{HashedStarts, number};
 use super::prefetch::prefetch;
 use super::table::Table;
 use super::wipe::{self, Wiped};
@@ -92,12 +92,12 @@ impl ExactStarts {
         // 10 x 64 KiB.
         let mut firsts: Wiped<u64> = wipe::with_capacity(strings);
         for table in tables {
-            firsts.extend(table.patterns().map(|p| number(&p[..=longest]) as u64));
+            firsts.extend(table.patterns().map(|p| number(&p[..=longest])));
         }
         for value in values {
             // Every start of a window: the value's first `len - 15` bytes.
             for at in 0..=value.len().saturating_sub(FRAGMENT) {
-                firsts.push(number(&value[at..=at + longest]) as u64);
+                firsts.push(number(&value[at..=at + longest]));
             }
         }
         // The first `len` bytes of a string's number.
@@ -162,7 +162,7 @@ impl ExactStarts {
             }
             return self.fours.begins(four);
         }
-        let s = number(bytes);
+        let s = number(bytes) as usize;
         Some(self.bits[len - 1][s / 64] & 1 << (s % 64) != 0)
     }
 
@@ -205,7 +205,7 @@ impl ExactStarts {
         if longest == 0 {
             return None;
         }
-        let whole = number(tail) as u64;
+        let whole = number(tail);
         for i in 0..len {
             let end = len - i;
             let string = whole & u64::MAX >> (64 - 8 * end);
@@ -252,7 +252,7 @@ impl ExactStarts {
             self.fours_hashed.prefetch(three);
         }
         if let Some(two) = held.last_chunk::<2>() {
-            let s = number(two) << 8;
+            let s = (number(two) as usize) << 8;
             prefetch(&self.bits[BITMAPS - 1][s / 64]);
         }
     }
@@ -265,7 +265,7 @@ impl ExactStarts {
         if self.longest >= BITMAPS
             && let Some(three) = input.last_chunk::<BITMAPS>()
         {
-            let s = number(three);
+            let s = number(three) as usize;
             prefetch(&self.bits[BITMAPS - 1][s / 64]);
         }
     }
@@ -299,12 +299,6 @@ impl ExactStarts {
 fn strings<'a>(tables: [&Table; 2], values: impl Iterator<Item = &'a [u8]>) -> usize {
     let windows = |value: &[u8]| value.len().saturating_sub(FRAGMENT) + 1;
     tables.iter().map(|t| t.len()).sum::<usize>() + values.map(windows).sum::<usize>()
-}
-
-/// `bytes` (at most 8) as a number, the last lowest.
-#[inline(always)]
-fn number(bytes: &[u8]) -> usize {
-    bytes.iter().fold(0, |n, &b| n << 8 | usize::from(b))
 }
 
 #[cfg(test)]

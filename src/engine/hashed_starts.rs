@@ -130,9 +130,10 @@ fn bits_for(strings: usize) -> usize {
         .max(2 * 64 * LINE_WORDS)
 }
 
-/// `bytes` (at most 8) as a number, the last lowest.
+/// `bytes` (at most 8) as a number, the last lowest: how the exact and
+/// hashed starts name a string.
 #[inline(always)]
-fn number(bytes: &[u8]) -> u64 {
+pub(super) fn number(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0, |n, &b| n << 8 | u64::from(b))
 }
 

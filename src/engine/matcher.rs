@@ -587,11 +587,11 @@ impl Matcher {
     /// would start, the run empty there) without a step where it is 1 to
     /// [`DECIDED_UNSTEPPED`] bytes, none a CR or LF, the exact starts tell
     /// it (see `ExactStarts::first_begun`), and nothing found before it is
-    /// open or a candidate: then stepping would hold it from the first byte from
-    /// which its bytes begin a pattern or a window (the automata, started
-    /// at `from`, hold their longest pending suffix; the run, its longest
-    /// window prefix) and decide everything before, which the exact starts
-    /// tell without a step. What is held is held unstepped: the automata
+    /// open or a candidate: then stepping would hold it from the first byte
+    /// from which its bytes begin a pattern or a window (the automata,
+    /// started at `from`, hold their longest pending suffix; the run, its
+    /// longest window prefix) and decide everything before, which the exact
+    /// starts tell without a step. What is held is held unstepped: the automata
     /// stay at their start as of its first byte, marked so
     /// ([`Matcher::unstepped`]), and step it only where something reads
     /// them (most often the next push filters it again, or releases it
@@ -600,8 +600,8 @@ impl Matcher {
     #[inline]
     fn decide_tail_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
         let tail = &input.bytes[from..];
+        // Where no strings are held, `first_begun` tells nothing.
         let decidable = engine.holds_push_tails
-            && engine.exact_starts.longest() > 0
             && (1..=DECIDED_UNSTEPPED).contains(&tail.len())
             && self.nothing_open()
             && !tail.iter().any(|&b| is_break(b));
