@@ -219,8 +219,7 @@ impl ExactStarts {
                 }
                 false
             } else if end == EXACT {
-                self.fours_hashed.may_begin_number(string)
-                    && self.fours.begins_number(string as u32)?
+                self.four_begins(string)?
             } else {
                 let s = string as usize;
                 self.bits[end - 1][s / 64] & 1 << (s % 64) != 0
@@ -230,6 +229,18 @@ impl ExactStarts {
             }
         }
         Some(len)
+    }
+
+    /// Whether the string of 4 bytes whose number is `string` begins a
+    /// pattern or a window (see [`ExactStarts::first_begun`]). Out of line:
+    /// inlined, its constants were loaded at every push of one byte, where
+    /// most sets hold no strings of 4 bytes.
+    #[inline(never)]
+    fn four_begins(&self, string: u64) -> Option<bool> {
+        Some(
+            self.fours_hashed.may_begin_number(string)
+                && self.fours.begins_number(string as u32)?,
+        )
     }
 
     /// Starts loading what [`ExactStarts::first_begun`] reads of `held` and
