@@ -232,9 +232,10 @@ impl ExactStarts {
     }
 
     /// Whether the string of 4 bytes whose number is `string` begins a
-    /// pattern or a window (see [`ExactStarts::first_begun`]). Out of line:
-    /// inlined, its constants were loaded at every push of one byte, where
-    /// most sets hold no strings of 4 bytes.
+    /// pattern or a window (see [`ExactStarts::first_begun`]): `None` where
+    /// its line is full and it is not in it. Out of line: inlined, its
+    /// constants were loaded at every push of one byte, where most sets
+    /// hold no strings of 4 bytes.
     #[inline(never)]
     fn four_begins(&self, string: u64) -> Option<bool> {
         Some(

@@ -294,8 +294,8 @@ fn last_view_gram(input: &[u8], from: usize) -> Option<(u64, usize)> {
 
 /// Whether a pattern's first gram, or (from `window_prefixes` on: within
 /// the last 15 bytes of a tail, anywhere with 0) a window or its proper
-/// prefix, may start at `at`, where `word` starts. A function, not only a closure, so that it is inlined
-/// wherever it is called.
+/// prefix, may start at `at`, where `word` starts. A function, not only a
+/// closure, so that it is inlined wherever it is called.
 #[inline(always)]
 pub(super) fn may_start_at(engine: &Engine, window_prefixes: usize, at: usize, word: u64) -> bool {
     engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
