@@ -1,5 +1,7 @@
 //! Every string of 1 to 4 bytes that begins a pattern or a window, held
-//! exactly (a bit a string up to 3 bytes, the strings themselves of 4),
+//! exactly (a bit a string up to 3 bytes, or the longest, of 2 or 3
+//! bytes, in rows where their bitmap would take too much memory; the
+//! strings themselves of 4),
 //! and the strings one byte longer, hashed. Where a push of one byte, or
 //! a filtered push's tail, leaves that many bytes for the stepper and
 //! nothing else open, these say without a step what of it stepping would
@@ -11,6 +13,7 @@
 //! asked for ahead.
 
 use super::exact_fours::ExactFours;
+use super::exact_rows::ExactRows;
 use super::hashed_starts::{HashedStarts, number};
 use super::prefetch::prefetch;
 use super::table::Table;
@@ -35,6 +38,11 @@ pub(crate) struct ExactStarts {
     /// bytes, the last lowest, make the number `s`: the strings that one
     /// string and a byte more make lie in one cache line.
     bits: [Wiped<u64>; BITMAPS],
+    /// The strings of `longest` bytes (2 or 3), where they are held in
+    /// rows instead of their bitmap (see [`ExactRows`]).
+    rows: ExactRows,
+    /// `longest` where `rows` holds those strings, else 0.
+    rows_len: usize,
     /// The strings of 4 bytes, where they are held, and the same hashed:
     /// most strings of text begin none, which the hashed bits (an eighth
     /// of the memory, a line of them asked for ahead) tell.
@@ -53,20 +61,37 @@ impl ExactStarts {
     /// window 16: each string is a proper prefix.
     ///
     /// With `longest` 0 nothing is held, not even the strings of 1 byte
-    /// hashed.
+    /// hashed. With `in_rows`, the strings of `longest` bytes (2 or 3) are
+    /// held in [`ExactRows`] (about a byte a string, where their bitmap
+    /// takes 8 KiB or 2 MiB); where there are too many for them, the
+    /// strings held are one byte shorter, in bitmaps.
     ///
     /// # Panics
-    /// Where `longest` is more than [`EXACT`].
+    /// Where `longest` is more than [`EXACT`], or `in_rows` and `longest`
+    /// is not 2 or 3.
     pub(crate) fn new<'a>(
         tables: [&Table; 2],
         values: impl Iterator<Item = &'a [u8]> + Clone,
         longest: usize,
+        in_rows: bool,
     ) -> ExactStarts {
         assert!(longest <= EXACT, "strings of at most {EXACT} bytes");
         if longest == 0 {
             return ExactStarts::none();
         }
         let strings = strings(tables, values.clone());
+        let rows = match in_rows {
+            true => {
+                let numbers = starts_of(tables, values.clone(), longest, strings);
+                let mut rows: Wiped<u32> = wipe::with_capacity(strings);
+                rows.extend(numbers.iter().map(|&s| s as u32));
+                match ExactRows::new(rows, longest) {
+                    Some(rows) => rows,
+                    None => return ExactStarts::new(tables, values, longest - 1, false),
+                }
+            }
+            false => ExactRows::none(),
+        };
         let mut longer = HashedStarts::with_room(strings);
         let (mut fours, mut fours_hashed) = match longest {
             EXACT => (
@@ -75,36 +100,32 @@ impl ExactStarts {
             ),
             _ => (ExactFours::none(), HashedStarts::none()),
         };
-        // 32 bytes, 8 KiB and 2 MiB: zeroed pages from the allocator.
+        // The first `longest + 1` bytes of every pattern (8 bytes or more)
+        // and window (16) as numbers, put in in batches whose words and
+        // lines are asked for first: in an engine of long values each is a
+        // cache miss, and one after another they were a third of compiling
+        // 10 x 64 KiB.
+        let firsts = starts_of(tables, values, longest + 1, strings);
+        // The first `len` bytes of a string's number.
+        let first = |string: u64, len: usize| string >> (8 * (longest + 1 - len));
+        // 32 bytes, 8 KiB and 2 MiB (none for the strings in `rows`):
+        // zeroed pages from the allocator.
+        let bitmaps = match in_rows {
+            true => longest - 1,
+            false => longest.min(BITMAPS),
+        };
         let mut bits = std::array::from_fn(|i| {
             let len = i + 1;
-            let words = if len <= longest {
+            let words = if len <= bitmaps {
                 (1 << (8 * len)) / 64
             } else {
                 0
             };
             zeroize::Zeroizing::new(vec![0u64; words])
         });
-        // The first `longest + 1` bytes of every pattern (8 bytes or more)
-        // and window (16) as numbers, put in in batches whose words and
-        // lines are asked for first: in an engine of long values each is a
-        // cache miss, and one after another they were a third of compiling
-        // 10 x 64 KiB.
-        let mut firsts: Wiped<u64> = wipe::with_capacity(strings);
-        for table in tables {
-            firsts.extend(table.patterns().map(|p| number(&p[..=longest])));
-        }
-        for value in values {
-            // Every start of a window: the value's first `len - 15` bytes.
-            for at in 0..=value.len().saturating_sub(FRAGMENT) {
-                firsts.push(number(&value[at..=at + longest]));
-            }
-        }
-        // The first `len` bytes of a string's number.
-        let first = |string: u64, len: usize| string >> (8 * (longest + 1 - len));
         for batch in firsts.chunks(BATCH) {
             for &string in batch {
-                if longest >= BITMAPS {
+                if bitmaps == BITMAPS {
                     let s = first(string, BITMAPS) as usize;
                     prefetch(&bits[BITMAPS - 1][s / 64]);
                 }
@@ -115,7 +136,7 @@ impl ExactStarts {
                 longer.prefetch_number(string);
             }
             for &string in batch {
-                for len in 1..=longest.min(BITMAPS) {
+                for len in 1..=bitmaps {
                     let s = first(string, len) as usize;
                     bits[len - 1][s / 64] |= 1 << (s % 64);
                 }
@@ -128,6 +149,8 @@ impl ExactStarts {
         }
         ExactStarts {
             bits,
+            rows_len: if in_rows { longest } else { 0 },
+            rows,
             fours,
             fours_hashed,
             longer,
@@ -139,6 +162,8 @@ impl ExactStarts {
     pub(crate) fn none() -> ExactStarts {
         ExactStarts {
             bits: std::array::from_fn(|_| zeroize::Zeroizing::new(Vec::new())),
+            rows: ExactRows::none(),
+            rows_len: 0,
             fours: ExactFours::none(),
             fours_hashed: HashedStarts::none(),
             longer: HashedStarts::none(),
@@ -163,6 +188,9 @@ impl ExactStarts {
             return self.fours.begins(four);
         }
         let s = number(bytes) as usize;
+        if len == self.rows_len {
+            return Some(self.rows.begins_number(s as u64));
+        }
         Some(self.bits[len - 1][s / 64] & 1 << (s % 64) != 0)
     }
 
@@ -200,6 +228,20 @@ impl ExactStarts {
     /// the push of one byte asks this of every one.
     #[inline(always)]
     pub(crate) fn first_begun(&self, tail: &[u8]) -> Option<usize> {
+        // Whether the longest strings are in rows is asked once, not at
+        // each end: each way has its copy of the loop (asked at each end,
+        // pushes of one byte at 100 tokens, where none are, took 3% more
+        // instructions and 5 to 9% more time).
+        match self.rows_len {
+            0 => self.first_begun_by(tail, |_| None),
+            _ => self.first_begun_by(tail, |string| Some(self.rows.begins_number(string))),
+        }
+    }
+
+    /// [`ExactStarts::first_begun`], the strings of `rows_len` bytes told by
+    /// `in_rows` where it tells them.
+    #[inline(always)]
+    fn first_begun_by(&self, tail: &[u8], in_rows: impl Fn(u64) -> Option<bool>) -> Option<usize> {
         let (len, longest) = (tail.len(), self.longest);
         debug_assert!(len <= 8);
         if longest == 0 {
@@ -218,6 +260,10 @@ impl ExactStarts {
                     return None;
                 }
                 false
+            } else if end == self.rows_len
+                && let Some(begins) = in_rows(string)
+            {
+                begins
             } else if end == EXACT {
                 self.four_begins(string)?
             } else {
@@ -252,7 +298,8 @@ impl ExactStarts {
     /// byte finds them there.
     #[inline(always)]
     pub(crate) fn prefetch_after(&self, held: &[u8]) {
-        if self.longest < BITMAPS {
+        // Held in rows, they are in a cache.
+        if self.longest < BITMAPS || self.rows_len != 0 {
             return;
         }
         if held.len() == self.longest {
@@ -275,6 +322,7 @@ impl ExactStarts {
     #[inline(always)]
     pub(crate) fn prefetch_end(&self, input: &[u8]) {
         if self.longest >= BITMAPS
+            && self.rows_len == 0
             && let Some(three) = input.last_chunk::<BITMAPS>()
         {
             let s = number(three) as usize;
@@ -289,7 +337,8 @@ impl ExactStarts {
 
     pub(crate) fn memory_usage(&self) -> usize {
         let bits: usize = self.bits.iter().map(|b| b.capacity() * 8).sum();
-        bits + self.fours.memory_usage()
+        bits + self.rows.memory_usage()
+            + self.fours.memory_usage()
             + self.fours_hashed.memory_usage()
             + self.longer.memory_usage()
     }
@@ -306,6 +355,28 @@ impl ExactStarts {
     }
 }
 
+/// The first `len` bytes (up to 8) of every pattern of `tables` (8 bytes or
+/// more) and window of `values` (16), as numbers: `strings` of them.
+fn starts_of<'a>(
+    tables: [&Table; 2],
+    values: impl Iterator<Item = &'a [u8]>,
+    len: usize,
+    strings: usize,
+) -> Wiped<u64> {
+    let mut firsts: Wiped<u64> = wipe::with_capacity(strings);
+    for table in tables {
+        firsts.extend(table.patterns().map(|p| number(&p[..len])));
+    }
+    for value in values {
+        // Every start of a window: the value's first `len - 15` bytes.
+        for at in 0..=value.len().saturating_sub(FRAGMENT) {
+            firsts.push(number(&value[at..at + len]));
+        }
+    }
+    debug_assert_eq!(firsts.len(), strings);
+    firsts
+}
+
 /// How many strings of each length the starts of the patterns of `tables`
 /// and the windows of `values` make, at most.
 fn strings<'a>(tables: [&Table; 2], values: impl Iterator<Item = &'a [u8]>) -> usize {
@@ -317,7 +388,7 @@ fn strings<'a>(tables: [&Table; 2], values: impl Iterator<Item = &'a [u8]>) -> u
 mod tests {
     use super::*;
     use crate::Secret;
-    use crate::engine::{Engine, Exact};
+    use crate::engine::{Engine, Exact, every_exact};
 
     #[test]
     fn every_start_of_a_pattern_or_a_window_is_held_and_nothing_else() {
@@ -362,19 +433,30 @@ mod tests {
                 _ => (0..len).map(|_| b'0' + (next() % 75) as u8).collect(),
             }
         };
+        let in_rows = [2, 3].map(|longest| {
+            let engine = Engine::build_with(&secrets, false, Exact::LongestInRows(longest));
+            assert_eq!(engine.exact_starts.rows_len, longest);
+            engine
+        });
+        assert_eq!(exact.rows_len, 0);
         let mut held = 0;
         for round in 0..60_000 {
             let s = string(1 + round % EXACT);
             let expected = begins(&s);
             held += usize::from(expected);
             assert_eq!(exact.begins(&s), Some(expected), "{s:?}");
+            for engine in &in_rows {
+                let told = (s.len() <= engine.exact_starts.longest()).then_some(expected);
+                assert_eq!(engine.exact_starts.begins(&s), told, "{s:?}");
+            }
         }
         assert!((25_000..55_000).contains(&held), "{held} held");
         // The strings one longer, hashed: each that begins something may,
         // and most that begin nothing do not.
-        for longest in 1..=EXACT {
-            let engine = Engine::build_with(&secrets, false, Exact::Longest(longest));
+        for way in every_exact() {
+            let engine = Engine::build_with(&secrets, false, way);
             let exact = &engine.exact_starts;
+            let longest = exact.longest();
             let (mut none, mut told) = (0, 0);
             for _ in 0..20_000 {
                 let s = string(longest + 1);
@@ -435,9 +517,71 @@ mod tests {
         let hashed = two.exact_starts.memory_usage() - (32 + 8192);
         assert!(hashed.is_power_of_two() && hashed >= strings.max(128));
         assert!(hashed < (2 * strings).max(129), "{hashed} for {strings}");
+        // In rows: 257 starts and a word a first byte here (no first byte
+        // begins 8 strings or more), where the bitmap takes 8 KiB.
+        let small = Engine::build_with(&secrets, false, Exact::LongestInRows(2));
+        assert_eq!(small.exact_starts.begins(b"co"), Some(true));
+        assert_eq!(small.exact_starts.begins(b"cx"), Some(false));
+        let firsts = [&small.direct_table, &small.view_table]
+            .into_iter()
+            .flat_map(Table::patterns)
+            .map(|p| p[0])
+            .chain(b"correct horse".iter().copied())
+            .collect::<std::collections::BTreeSet<u8>>();
+        let rows = small.exact_starts.memory_usage() - 32 - hashed;
+        assert_eq!(rows, 2 * 257 + 8 * firsts.len());
         let none = Engine::build_with(&secrets, false, Exact::Longest(0));
         assert_eq!(none.exact_starts.begins(b"c"), None);
         assert_eq!(none.exact_starts.memory_usage(), 0);
+    }
+
+    /// Where the strings of 3 bytes take more words than rows count, those
+    /// of 2 bytes are held, in their bitmap (as before rows), and those of
+    /// 3 hashed.
+    #[test]
+    fn too_many_strings_for_rows_hold_one_byte_less() {
+        let mut next = crate::engine::xorshift(0x70e);
+        let bytes: Vec<u8> = (0..640 * 1024).map(|_| next() as u8).collect();
+        let none = crate::engine::table::TableBuilder::new().finish();
+        let starts = |values: &[u8]| {
+            let values = values.chunks(64 * 1024);
+            ExactStarts::new([&none, &none], values, 3, true)
+        };
+        // Every string of 2 bytes begins about ten of 3 here.
+        let many = starts(&bytes);
+        assert_eq!((many.longest(), many.rows_len), (2, 0));
+        assert_eq!(many.begins(&bytes[100..102]), Some(true));
+        let few = starts(&bytes[..64 * 1024]);
+        assert_eq!((few.longest(), few.rows_len), (3, 3));
+        assert_eq!(few.begins(&bytes[100..103]), Some(true));
+    }
+
+    /// By the engine's size: a small one holds the strings of 2 bytes in
+    /// rows where they keep it within the memory bound; one of 1,000
+    /// alphanumeric tokens those of 3, one of 100 those of 2 in their
+    /// bitmap (rows of 3 would take a quarter of it).
+    #[test]
+    fn rows_are_held_by_size() {
+        const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let tokens = |count, len| {
+            let mut next = crate::engine::xorshift(0x5123 + count as u64);
+            let secrets: Vec<Secret> = (0..count)
+                .map(|i| {
+                    let value: Vec<u8> = (0..len).map(|_| ALNUM[(next() % 62) as usize]).collect();
+                    Secret::new(format!("T{i}"), value)
+                })
+                .collect();
+            let engine = Engine::build(&secrets, false);
+            let exact = &engine.exact_starts;
+            assert!(engine.memory_usage() <= 128 * count * len);
+            (exact.longest(), exact.rows_len)
+        };
+        // 10 of 40 bytes take 125.5 bytes a value byte without rows (128.3
+        // with them), 10 of 48 bytes 115.5 with them.
+        assert_eq!(tokens(10, 48), (2, 2));
+        assert_eq!(tokens(10, 40), (1, 0));
+        assert_eq!(tokens(100, 40), (2, 0));
+        assert_eq!(tokens(1_000, 40), (3, 3));
     }
 
     #[test]

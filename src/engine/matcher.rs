@@ -1142,7 +1142,7 @@ mod tests {
     use crate::Secret;
     use crate::engine::exact_starts::EXACT;
     use crate::engine::table::Table;
-    use crate::engine::{Exact, text_of, xorshift};
+    use crate::engine::{Exact, every_exact, text_of, xorshift};
 
     /// `data` scrubbed as two pushes, cut at `cut`, the held bytes released
     /// by [`Matcher::release_unopened`] at the second where it lets them
@@ -1364,8 +1364,8 @@ mod tests {
                 .flat_map(Table::patterns)
                 .chain(windows)
                 .collect();
-            for longest in 1..=EXACT {
-                let holding = Engine::build_with(secrets, false, Exact::Longest(longest));
+            for exact in every_exact() {
+                let holding = Engine::build_with(secrets, false, exact);
                 for _ in 0..300 {
                     // The pushes' ends, and the input.
                     let (mut data, mut ends) = (Vec::new(), Vec::new());
@@ -1440,8 +1440,9 @@ mod tests {
             let cut = 1 + (next() as usize) % bytes.len();
             pieces.extend([bytes, &bytes[..cut], &bytes[..cut.min(4)]]);
         }
-        for longest in 1..=EXACT {
-            let holding = Engine::build_with(&secrets, false, Exact::Longest(longest));
+        for exact in every_exact() {
+            let holding = Engine::build_with(&secrets, false, exact);
+            let longest = holding.exact_starts.longest();
             let mut unstepped = [0; EXACT];
             for _ in 0..30 {
                 let data = text_of(&mut next, 1500, &pieces, 5);
@@ -1457,7 +1458,7 @@ mod tests {
             // Tails of each length the strings are held for, held often.
             assert!(
                 unstepped[..longest].iter().all(|&n| n >= 500),
-                "strings of {longest}: held unstepped {unstepped:?}"
+                "{exact:?}: held unstepped {unstepped:?}"
             );
         }
     }

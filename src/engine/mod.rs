@@ -9,6 +9,7 @@ mod automaton;
 mod candidates;
 mod end_breaks;
 pub(crate) mod exact_fours;
+mod exact_rows;
 pub(crate) mod exact_starts;
 mod filter;
 mod fragments;
@@ -193,23 +194,44 @@ const EXACT_THREE_FROM: usize = 256 * 1024;
 const FOURS_WITHIN: usize = 112;
 
 /// From an engine of this many bytes on, [`Engine::exact_starts`] holds
-/// the strings of 2 bytes exactly (8 KiB: a sixteenth of it at most; in
-/// a smaller one, 1 byte, so that the memory a value byte stays in bound).
+/// the strings of 2 bytes in a bitmap (8 KiB: a sixteenth of it at most),
+/// and those of 3 in rows (see `ExactRows`: 128 KiB and about a byte a
+/// string) where [`ROWS_WITHIN`] allows; in a smaller one, those of 2
+/// bytes in rows (514 bytes and about a byte a string), so that the memory
+/// a value byte stays in bound.
 const EXACT_TWO_FROM: usize = 128 * 1024;
+
+/// Where the strings of 3 bytes in rows keep the engine's memory within
+/// this many bytes a byte of value, [`Engine::exact_starts`] holds them
+/// (below [`EXACT_THREE_FROM`] bytes of values: at 1,000 tokens of 40
+/// bytes, where one push of one byte in six was stepped without them,
+/// not at 100, where the rows' table of prefixes alone is a quarter of the
+/// engine).
+const ROWS_WITHIN: usize = 120;
+
+/// Where the strings of 2 bytes in rows keep a small engine within this
+/// many bytes a byte of value (the bound itself: nothing is added after
+/// them), [`Engine::exact_starts`] holds them: 10 tokens of 40 bytes take
+/// 125 to 127 bytes a byte with them, where one push of one byte in ten
+/// was stepped without them, one in fifty-five with them.
+const SMALL_ROWS_WITHIN: usize = 128;
 
 /// How long the strings [`Engine::exact_starts`] holds are.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Exact {
-    /// Set by the engine's size: 1 byte in an engine smaller than
-    /// [`EXACT_TWO_FROM`], 2 bytes from it, 3 from [`EXACT_THREE_FROM`]
-    /// bytes of values, 4 where [`FOURS_WITHIN`] allows; push tails held
-    /// only in a large engine.
+    /// Set by the engine's size: 2 bytes, in rows (in an engine smaller
+    /// than [`EXACT_TWO_FROM`]); 3, in rows, where [`ROWS_WITHIN`] allows,
+    /// else 2; 3 from [`EXACT_THREE_FROM`] bytes of values, 4 where
+    /// [`FOURS_WITHIN`] allows; push tails held only in a large engine.
     BySize,
     /// This long, push tails held in every engine (the tests: so that
     /// small engines hold tails too; 0: nothing held, the one-byte push
     /// stepped).
     #[cfg_attr(not(any(test, fuzzing)), allow(dead_code))]
     Longest(usize),
+    /// [`Exact::Longest`] (2 or 3), the longest strings in rows.
+    #[cfg_attr(not(any(test, fuzzing)), allow(dead_code))]
+    LongestInRows(usize),
 }
 
 /// A placeholder is secret too: wiped when the scrubber goes. (What is made
@@ -229,7 +251,10 @@ impl Engine {
         // The fuzzer reaches the held tails in the small engines it builds,
         // of each length in turn.
         #[cfg(fuzzing)]
-        let exact = Exact::Longest(1 + secrets.len() % EXACT);
+        let exact = match (1 + secrets.len() % EXACT, secrets.len() / EXACT % 2) {
+            (longest @ (2 | 3), 1) => Exact::LongestInRows(longest),
+            (longest, _) => Exact::Longest(longest),
+        };
         #[cfg(not(fuzzing))]
         let exact = Exact::BySize;
         Engine::build_with(secrets, same_length, exact)
@@ -329,26 +354,37 @@ impl Engine {
         let size = engine.memory_usage();
         engine.small = size <= SMALL_ENGINE;
         let value_bytes: usize = long().map(|(_, v)| v.len()).sum();
-        let longest = match exact {
-            Exact::Longest(longest) => longest,
+        let tables = [&engine.direct_table, &engine.view_table];
+        let (longest, in_rows) = match exact {
+            Exact::Longest(longest) => (longest, false),
+            Exact::LongestInRows(longest) => (longest, true),
             Exact::BySize if value_bytes >= EXACT_THREE_FROM => {
-                let tables = [&engine.direct_table, &engine.view_table];
                 let fours = ExactStarts::fours_memory(tables, long().map(|(_, v)| v));
-                if size + fours <= FOURS_WITHIN * value_bytes {
-                    EXACT
-                } else {
-                    EXACT - 1
+                match size + fours <= FOURS_WITHIN * value_bytes {
+                    true => (EXACT, false),
+                    false => (EXACT - 1, false),
                 }
             }
-            Exact::BySize if size >= EXACT_TWO_FROM => 2,
-            Exact::BySize => 1,
+            Exact::BySize if size >= EXACT_TWO_FROM => (3, true),
+            Exact::BySize => (2, true),
         };
         engine.holds_push_tails = match exact {
-            Exact::Longest(_) => true,
+            Exact::Longest(_) | Exact::LongestInRows(_) => true,
             Exact::BySize => !engine.small,
         };
-        let tables = [&engine.direct_table, &engine.view_table];
-        engine.exact_starts = ExactStarts::new(tables, long().map(|(_, v)| v), longest);
+        let exact_starts =
+            |longest, in_rows| ExactStarts::new(tables, long().map(|(_, v)| v), longest, in_rows);
+        let mut starts = exact_starts(longest, in_rows);
+        let within = match longest {
+            3 => ROWS_WITHIN,
+            _ => SMALL_ROWS_WITHIN,
+        };
+        if exact == Exact::BySize && in_rows && size + starts.memory_usage() > within * value_bytes
+        {
+            // Those one byte shorter in their bitmap, and these hashed.
+            starts = exact_starts(longest - 1, false);
+        }
+        engine.exact_starts = starts;
         engine
     }
 
@@ -436,6 +472,15 @@ fn tail_grams(direct: &Table, view: &Table) -> GramSet {
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {
     matches!(bytes.first(), Some(b'\r' | b'\n'))
+}
+
+/// Every way the tests hold exact starts: strings of 1 to 4 bytes in
+/// bitmaps, and of 2 or 3 with the longest in rows.
+#[cfg(test)]
+pub(crate) fn every_exact() -> impl Iterator<Item = Exact> {
+    (1..=EXACT)
+        .map(Exact::Longest)
+        .chain((2..=3).map(Exact::LongestInRows))
 }
 
 /// A small deterministic generator for the engine's unit tests (xorshift).
