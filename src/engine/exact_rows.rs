@@ -43,6 +43,7 @@ impl ExactRows {
         let count: usize = rows().map(|row| row.len().div_ceil(WORD)).sum();
         let count = u16::try_from(count).ok()?;
         let mut starts: Wiped<u16> = wipe::with_capacity(prefixes + 1);
+        debug_assert_eq!(2 * (prefixes + 1), ExactRows::starts_memory(len));
         let mut words: Wiped<u64> = wipe::with_capacity(count.into());
         for row in rows() {
             let prefix = (row[0] >> 8) as usize;
@@ -58,6 +59,12 @@ impl ExactRows {
         }
         starts.resize(prefixes + 1, count);
         Some(ExactRows { starts, words })
+    }
+
+    /// The bytes of the table of where each row begins, for strings of
+    /// `len` bytes (2 or 3): the least that rows of them take.
+    pub(crate) fn starts_memory(len: usize) -> usize {
+        2 * ((1 << (8 * (len - 1))) + 1)
     }
 
     /// No string held (asked nothing).

@@ -37,6 +37,7 @@ use crate::form::Form;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 pub(crate) use automaton::{Automaton, LONGEST};
+use exact_rows::ExactRows;
 use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
@@ -365,7 +366,15 @@ impl Engine {
                     false => (EXACT - 1, false),
                 }
             }
-            Exact::BySize if size >= EXACT_TWO_FROM => (3, true),
+            // Where the rows' table of prefixes alone would exceed it, not
+            // built to be dropped (100 tokens).
+            Exact::BySize
+                if size >= EXACT_TWO_FROM
+                    && size + ExactRows::starts_memory(3) <= ROWS_WITHIN * value_bytes =>
+            {
+                (3, true)
+            }
+            Exact::BySize if size >= EXACT_TWO_FROM => (2, false),
             Exact::BySize => (2, true),
         };
         engine.holds_push_tails = match exact {
