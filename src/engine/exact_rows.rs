@@ -4,10 +4,13 @@
 //! of 40 bytes make an engine of about 50 KB, within 1.3 KB of its bound;
 //! of 3 bytes 2 MiB, where 1,000 tokens are within 0.7 MB. Here the last
 //! bytes of the strings of each prefix (their other bytes) fill words of 8,
-//! behind a table of where each prefix's words begin: at 10 tokens 514
-//! bytes and a word for every 8 strings (or fewer) of a first byte. Without
-//! them a push of one byte was stepped wherever its last bytes' hashed bits
-//! could not tell: one push in ten at 10 tokens, one in six at 1,000.
+//! behind a table of where each prefix's words begin: of 2 bytes 514
+//! bytes and a word for every 8 strings (or fewer) of a first byte (1,090
+//! bytes at 10 tokens), of 3 bytes 128 KiB and a word for every 8 of a
+//! first 2 bytes (168 KB at 1,000 tokens). Without them a push of one byte
+//! was stepped wherever its last bytes' hashed bits could not tell: one
+//! push in ten at 10 tokens, one in six at 1,000 (one in fifty-five and
+//! in forty with them).
 
 use super::wipe::{self, Wiped};
 

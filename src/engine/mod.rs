@@ -198,8 +198,9 @@ const FOURS_WITHIN: usize = 112;
 /// the strings of 2 bytes in a bitmap (8 KiB: a sixteenth of it at most),
 /// and those of 3 in rows (see `ExactRows`: 128 KiB and about a byte a
 /// string) where [`ROWS_WITHIN`] allows; in a smaller one, those of 2
-/// bytes in rows (514 bytes and about a byte a string), so that the memory
-/// a value byte stays in bound.
+/// bytes in rows (514 bytes and a word for each first byte's 8 strings or
+/// fewer) where [`SMALL_ROWS_WITHIN`] allows, so that the memory a value
+/// byte stays in bound.
 const EXACT_TWO_FROM: usize = 128 * 1024;
 
 /// Where the strings of 3 bytes in rows keep the engine's memory within
@@ -212,9 +213,10 @@ const ROWS_WITHIN: usize = 120;
 
 /// Where the strings of 2 bytes in rows keep a small engine within this
 /// many bytes a byte of value (the bound itself: nothing is added after
-/// them), [`Engine::exact_starts`] holds them: 10 tokens of 40 bytes take
-/// 125 to 127 bytes a byte with them, where one push of one byte in ten
-/// was stepped without them, one in fifty-five with them.
+/// them), [`Engine::exact_starts`] holds them, else those of 1 byte: 10
+/// tokens of 40 bytes take 127 to 128.3 bytes a byte with them (125 to
+/// 125.5 without); where they are held, one push of one byte in
+/// fifty-five is stepped, one in ten without them.
 const SMALL_ROWS_WITHIN: usize = 128;
 
 /// How long the strings [`Engine::exact_starts`] holds are.
