@@ -128,7 +128,7 @@ pub(super) fn stepper_start(
     let words = len.saturating_sub(GRAM - 1).max(tail);
     let last_gram = gram_at(input, len.wrapping_sub(GRAM));
     let window_prefixes = match last_gram {
-        Some(last) if engine.value_grams.may_hold(last) => len.saturating_sub(FRAGMENT - 1),
+        Some(last) if engine.may_be_value_gram(last) => len.saturating_sub(FRAGMENT - 1),
         // No window's prefix of 8 bytes or more is open at the end.
         _ => usize::MAX,
     };
@@ -154,10 +154,10 @@ pub(super) fn stepper_start(
             engine.starts.prefetch(gram(w));
         }
     }
-    if engine.value_grams.is_large() {
+    if engine.value_grams.is_large() && window_prefixes != usize::MAX {
         let from = len.saturating_sub(FRAGMENT - 1).max(tail);
         for w in input[from.min(len)..].windows(GRAM) {
-            engine.value_grams.prefetch(gram(w));
+            engine.prefetch_value_gram(gram(w));
         }
     }
     let next_break = |from: usize| match breaks.covers(from) {
@@ -298,7 +298,7 @@ fn last_view_gram(input: &[u8], from: usize) -> Option<(u64, usize)> {
 /// closure, so that it is inlined wherever it is called.
 #[inline(always)]
 pub(super) fn may_start_at(engine: &Engine, window_prefixes: usize, at: usize, word: u64) -> bool {
-    engine.starts.may_hold(word) || (at >= window_prefixes && engine.value_grams.may_hold(word))
+    engine.starts.may_hold(word) || (at >= window_prefixes && engine.may_be_value_gram(word))
 }
 
 /// The first of the positions `range` of `input` (each with 8 bytes from
@@ -364,7 +364,7 @@ pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
         engine.tail_grams.prefetch(last);
     }
     if large[1] {
-        engine.value_grams.prefetch(last);
+        engine.prefetch_value_gram(last);
     }
     if large[2] {
         for at in end.len() + 1 - GRAM..end.len() {
