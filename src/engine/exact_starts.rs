@@ -63,8 +63,8 @@ impl ExactStarts {
     /// With `longest` 0 nothing is held, not even the strings of 1 byte
     /// hashed. With `in_rows`, the strings of `longest` bytes (2 or 3) are
     /// held in [`ExactRows`] (about a byte a string, where their bitmap
-    /// takes 8 KiB or 2 MiB); where there are too many for them, the
-    /// strings held are one byte shorter, in bitmaps.
+    /// takes 8 KiB or 2 MiB); `None` where there are too many for them
+    /// (only then).
     ///
     /// # Panics
     /// Where `longest` is more than [`EXACT`], or `in_rows` and `longest`
@@ -74,21 +74,25 @@ impl ExactStarts {
         values: impl Iterator<Item = &'a [u8]> + Clone,
         longest: usize,
         in_rows: bool,
-    ) -> ExactStarts {
+    ) -> Option<ExactStarts> {
         assert!(longest <= EXACT, "strings of at most {EXACT} bytes");
         if longest == 0 {
-            return ExactStarts::none();
+            return Some(ExactStarts::none());
         }
         let strings = strings(tables, values.clone());
+        // The first `longest + 1` bytes of every pattern (8 bytes or more)
+        // and window (16) as numbers, put in in batches whose words and
+        // lines are asked for first: in an engine of long values each is a
+        // cache miss, and one after another they were a third of compiling
+        // 10 x 64 KiB.
+        let firsts = starts_of(tables, values, longest + 1, strings);
+        // The first `len` bytes of a string's number.
+        let first = |string: u64, len: usize| string >> (8 * (longest + 1 - len));
         let rows = match in_rows {
             true => {
-                let numbers = starts_of(tables, values.clone(), longest, strings);
                 let mut rows: Wiped<u32> = wipe::with_capacity(strings);
-                rows.extend(numbers.iter().map(|&s| s as u32));
-                match ExactRows::new(rows, longest) {
-                    Some(rows) => rows,
-                    None => return ExactStarts::new(tables, values, longest - 1, false),
-                }
+                rows.extend(firsts.iter().map(|&s| first(s, longest) as u32));
+                ExactRows::new(rows, longest)?
             }
             false => ExactRows::none(),
         };
@@ -100,14 +104,6 @@ impl ExactStarts {
             ),
             _ => (ExactFours::none(), HashedStarts::none()),
         };
-        // The first `longest + 1` bytes of every pattern (8 bytes or more)
-        // and window (16) as numbers, put in in batches whose words and
-        // lines are asked for first: in an engine of long values each is a
-        // cache miss, and one after another they were a third of compiling
-        // 10 x 64 KiB.
-        let firsts = starts_of(tables, values, longest + 1, strings);
-        // The first `len` bytes of a string's number.
-        let first = |string: u64, len: usize| string >> (8 * (longest + 1 - len));
         // 32 bytes, 8 KiB and 2 MiB (none for the strings in `rows`):
         // zeroed pages from the allocator.
         let bitmaps = match in_rows {
@@ -147,7 +143,7 @@ impl ExactStarts {
                 longer.add_number(string);
             }
         }
-        ExactStarts {
+        Some(ExactStarts {
             bits,
             rows_len: if in_rows { longest } else { 0 },
             rows,
@@ -155,7 +151,7 @@ impl ExactStarts {
             fours_hashed,
             longer,
             longest,
-        }
+        })
     }
 
     /// No string held.
@@ -535,11 +531,11 @@ mod tests {
         assert_eq!(none.exact_starts.memory_usage(), 0);
     }
 
-    /// Where the strings of 3 bytes take more words than rows count, those
-    /// of 2 bytes are held, in their bitmap (as before rows), and those of
-    /// 3 hashed.
+    /// Where the strings of 3 bytes take more words than rows count, there
+    /// are no rows (the engine then holds those of 2 bytes in their
+    /// bitmap, as where rows would break the memory bound).
     #[test]
-    fn too_many_strings_for_rows_hold_one_byte_less() {
+    fn too_many_strings_for_rows_make_none() {
         let mut next = crate::engine::xorshift(0x70e);
         let bytes: Vec<u8> = (0..640 * 1024).map(|_| next() as u8).collect();
         let none = crate::engine::table::TableBuilder::new().finish();
@@ -548,10 +544,8 @@ mod tests {
             ExactStarts::new([&none, &none], values, 3, true)
         };
         // Every string of 2 bytes begins about ten of 3 here.
-        let many = starts(&bytes);
-        assert_eq!((many.longest(), many.rows_len), (2, 0));
-        assert_eq!(many.begins(&bytes[100..102]), Some(true));
-        let few = starts(&bytes[..64 * 1024]);
+        assert!(starts(&bytes).is_none());
+        let few = starts(&bytes[..64 * 1024]).expect("few enough for rows");
         assert_eq!((few.longest(), few.rows_len), (3, 3));
         assert_eq!(few.begins(&bytes[100..103]), Some(true));
     }

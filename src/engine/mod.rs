@@ -385,17 +385,19 @@ impl Engine {
         };
         let exact_starts =
             |longest, in_rows| ExactStarts::new(tables, long().map(|(_, v)| v), longest, in_rows);
-        let mut starts = exact_starts(longest, in_rows);
         let within = match longest {
             3 => ROWS_WITHIN,
             _ => SMALL_ROWS_WITHIN,
         };
-        if exact == Exact::BySize && in_rows && size + starts.memory_usage() > within * value_bytes
-        {
-            // Those one byte shorter in their bitmap, and these hashed.
-            starts = exact_starts(longest - 1, false);
-        }
-        engine.exact_starts = starts;
+        let fits = |starts: &ExactStarts| {
+            exact != Exact::BySize || size + starts.memory_usage() <= within * value_bytes
+        };
+        // Where rows cannot hold the strings, or (by size) would break the
+        // bound: those one byte shorter in their bitmap, and these hashed.
+        engine.exact_starts = match exact_starts(longest, in_rows) {
+            Some(starts) if !in_rows || fits(&starts) => starts,
+            _ => exact_starts(longest - 1, false).expect("bitmaps hold any strings"),
+        };
         engine
     }
 
@@ -407,24 +409,24 @@ impl Engine {
     /// (1.6 MB at 10,000 tokens) in memory.
     #[inline(always)]
     pub(crate) fn may_be_value_gram(&self, word: u64) -> bool {
-        self.direct_first
-            .as_ref()
-            .is_none_or(|first| first.may_hold(word))
-            && self.value_grams.may_hold(word)
+        self.passes_direct_first(word) && self.value_grams.may_hold(word)
     }
 
     /// Asks for what [`Engine::may_be_value_gram`] reads of `value_grams`
     /// for `word`, where it is large, unless `direct_first` rules it out.
     #[inline(always)]
     pub(crate) fn prefetch_value_gram(&self, word: u64) {
-        if self.value_grams.is_large()
-            && self
-                .direct_first
-                .as_ref()
-                .is_none_or(|first| first.may_hold(word))
-        {
+        if self.value_grams.is_large() && self.passes_direct_first(word) {
             self.value_grams.prefetch(word);
         }
+    }
+
+    /// Whether `word` passes `direct_first`, where there is one.
+    #[inline(always)]
+    fn passes_direct_first(&self, word: u64) -> bool {
+        self.direct_first
+            .as_ref()
+            .is_none_or(|first| first.may_hold(word))
     }
 
     /// Whether a byte is stepped quickly (the engine stays in the cache):
