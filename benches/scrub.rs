@@ -160,7 +160,24 @@ struct Row {
     /// Compile of 1,000 tokens per value byte, in this shape's rounds (the
     /// linearity target, at 10,000 tokens).
     compile_ref_us_per_byte: Option<f64>,
+    /// Compile of ten times this shape's values, between its rounds (at 10
+    /// × 64 KiB: the issue's 100 × 64 KiB in under 15 s).
+    compile_tenfold: Option<TenfoldCompile>,
 }
+
+/// A compile of ten times a shape's values, measured once (it takes
+/// seconds) between two sets of the shape's own compile rounds.
+struct TenfoldCompile {
+    shape: String,
+    seconds: f64,
+    us_per_byte: f64,
+    memory_mib: f64,
+    memory_per_byte: f64,
+}
+
+/// Values of this length, this many, are also compiled ten times over
+/// (the longest values, where compile takes the longest a secret).
+const TENFOLD: (usize, usize) = (10, 65_536);
 
 fn mb_per_s(len: usize, time: Duration) -> f64 {
     len as f64 / 1e6 / time.as_secs_f64()
@@ -297,6 +314,22 @@ fn measure(
         compiles.push(Timed::new(|| compile_of(reference.tokens)));
     }
     rounds(plan, &mut compiles);
+    // Ten times the values, once, then this shape's rounds again: its best
+    // spans the time of both.
+    if !plan.quick && !shape.tokens && (n, shape.len) == TENFOLD {
+        let tenfold = input::long_secrets(10 * n, shape.len);
+        let (time, scrubber) = timed(|| compile(black_box(&tenfold), &options).expect("compile"));
+        let bytes = (10 * value_bytes) as f64;
+        row.compile_tenfold = Some(TenfoldCompile {
+            shape: Shape::long(10 * n, shape.len).name(),
+            seconds: time.as_secs_f64(),
+            us_per_byte: time.as_secs_f64() * 1e6 / bytes,
+            memory_mib: scrubber.memory_usage() as f64 / MIB as f64,
+            memory_per_byte: scrubber.memory_usage() as f64 / bytes,
+        });
+        drop(scrubber);
+        rounds(plan, &mut compiles);
+    }
     row.compile_ms = compiles[0].best.as_secs_f64() * 1e3;
     row.compile_us_per_byte = compiles[0].best.as_secs_f64() * 1e6 / value_bytes as f64;
     if linear {
@@ -602,6 +635,21 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
             .collect::<Vec<_>>()
             .join("; ")
     );
+    for r in rows {
+        if let Some(t) = &r.compile_tenfold {
+            println!();
+            println!(
+                "Compile only, {}: {} s, {} µs per value byte, {} MiB ({} bytes per value \
+                 byte), once, between the compile rounds of {}.",
+                t.shape,
+                fmt(t.seconds),
+                fmt(t.us_per_byte),
+                fmt(t.memory_mib),
+                fmt(t.memory_per_byte),
+                r.shape
+            );
+        }
+    }
     println!();
     println!("| target | measured | goal | status |");
     println!("|---|---:|---:|---|");
@@ -680,6 +728,42 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
         false,
         "×",
     );
+    for r in rows {
+        let Some(t) = &r.compile_tenfold else {
+            continue;
+        };
+        target(
+            format!("compile, µs per value byte, {}", t.shape),
+            Some(t.us_per_byte),
+            2.0,
+            false,
+            " µs",
+        );
+        target(
+            format!("compile, seconds, {}", t.shape),
+            Some(t.seconds),
+            15.0,
+            false,
+            " s",
+        );
+        target(
+            format!(
+                "compile per value byte at {} / at {} (linear)",
+                t.shape, r.shape
+            ),
+            Some(t.us_per_byte / r.compile_us_per_byte),
+            1.5,
+            false,
+            "×",
+        );
+        target(
+            format!("memory, bytes per value byte, {}", t.shape),
+            Some(t.memory_per_byte),
+            128.0,
+            false,
+            " B",
+        );
+    }
     for r in rows {
         target(
             format!("memory, bytes per value byte, {}", r.shape),
