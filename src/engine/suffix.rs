@@ -201,10 +201,14 @@ impl SuffixAutomaton {
         follow_all: bool,
         large_from: usize,
     ) -> Self {
-        // At most 2n states and 3n transitions: reserved, so no buffer
-        // that spells a value grows and leaves a copy behind.
+        // At most n + 1 states that `extend` makes for a longer string (a
+        // byte each at most, and the root), n clones (as many) and 3n
+        // transitions: reserved, so no buffer that spells a value grows
+        // and leaves a copy behind.
         let mut b = Builder::<K> {
-            nodes: Vec::with_capacity(2 * total + 1),
+            nodes: Vec::with_capacity(total + 1),
+            clones: Vec::with_capacity(total),
+            split: total as u32 + 1,
             more: Vec::with_capacity(3 * total),
             root: Vec::new(),
             find: EdgeTable::new(),
@@ -240,9 +244,9 @@ impl SuffixAutomaton {
             let mut last = ROOT;
             for (i, &byte) in value.iter().enumerate() {
                 last = b.extend(last, byte);
-                if seen.len() < b.nodes.len() {
+                if seen.len() < b.id_end() {
                     // Grown by half at a time, not a state at a time.
-                    seen.resize(b.nodes.len() + b.nodes.len() / 2, (u32::MAX, 0));
+                    seen.resize(b.id_end() + b.id_end() / 2, (u32::MAX, 0));
                 }
                 let (end, room) = &mut seen[last as usize];
                 *end = (*end).min(at);
@@ -258,16 +262,16 @@ impl SuffixAutomaton {
             wholes.push((last, value.len() as u32, secret));
         }
         starts.push(at);
-        seen.truncate(b.nodes.len());
+        seen.truncate(b.id_end());
         // An occurrence of a string is one of each of its suffixes: push
         // first ends and room up the suffix links, longest states first.
         // By a counting sort on the length (at most a value's): linear,
         // where a comparison sort through the lengths was the slowest part
         // of compiling many secrets. The order holds each state's link, so
         // that the pass does not read the nodes again.
-        let longest = b.nodes.iter().map(|n| n.len).max().unwrap_or(0) as usize;
-        let by_length = b.nodes.iter().enumerate();
-        let mut order = Vec::with_capacity(b.nodes.len());
+        let longest = b.states().map(|(_, n)| n.len).max().unwrap_or(0) as usize;
+        let by_length = b.states();
+        let mut order = Vec::with_capacity(b.count());
         layout::by_group(
             longest + 1,
             by_length.map(|(s, n)| (longest - n.len as usize, (s as u32, n.link))),
@@ -285,11 +289,12 @@ impl SuffixAutomaton {
         // window prefix, shortest states first, down the order. In the
         // builder's ids: packing renumbers the states, and reads these
         // along with each node.
-        for (node, (_, word)) in b.nodes.iter().zip(&mut seen) {
+        for (s, node) in b.states() {
             assert!(node.len <= LEN_MASK, "a state within a value's length");
+            let word = &mut seen[s].1;
             *word = node.len | *word << ROOM_AT;
         }
-        let mut longest_prefix = vec![0u8; b.nodes.len()];
+        let mut longest_prefix = vec![0u8; b.id_end()];
         for &(s, link) in order.iter().rev() {
             if link == NONE {
                 continue; // the root: no string of a byte or more
@@ -635,7 +640,16 @@ fn first_equal(word: u64, byte: u8) -> usize {
 /// others' targets in a table by (state, byte) and their bytes in a list
 /// per state (an arena of linked entries), the root's in a table by byte.
 struct Builder<K: EdgeKey> {
+    /// The root and the states `extend` makes for a longer string, by id.
     nodes: Vec<Node>,
+    /// The clones, their ids from `split` (one more than the value bytes,
+    /// past every id of `nodes`) on: the states of the strings that occur
+    /// more than once, to which the construction's walks down the suffix
+    /// links go at random, apart from the others, so that they share
+    /// cache lines and pages (among those of every position of 100 x 64
+    /// KiB they were a miss to memory each).
+    clones: Vec<Node>,
+    split: u32,
     /// The edges of a state after its first [`INLINE`], to list them:
     /// (byte, next edge of the same state).
     more: Vec<(u8, u32)>,
@@ -824,10 +838,11 @@ impl<K: EdgeKey> EdgeTable<K> {
 impl<K: EdgeKey> Drop for Builder<K> {
     fn drop(&mut self) {
         // The edges spell the values.
-        for node in &mut self.nodes {
+        for node in self.nodes.iter_mut().chain(&mut self.clones) {
             node.bytes = [0; INLINE];
         }
         std::hint::black_box(&mut self.nodes);
+        std::hint::black_box(&mut self.clones);
         wipe::zero(&mut self.more);
         wipe::zero(&mut self.root);
         wipe::zero(&mut self.find.slots);
@@ -835,8 +850,54 @@ impl<K: EdgeKey> Drop for Builder<K> {
 }
 
 impl<K: EdgeKey> Builder<K> {
+    /// The state of id `s`, in `nodes` or in `clones`.
+    #[inline(always)]
+    fn node(&self, s: u32) -> &Node {
+        if s < self.split {
+            &self.nodes[s as usize]
+        } else {
+            &self.clones[(s - self.split) as usize]
+        }
+    }
+
+    /// [`Builder::node`], to change.
+    #[inline(always)]
+    fn node_mut(&mut self, s: u32) -> &mut Node {
+        if s < self.split {
+            &mut self.nodes[s as usize]
+        } else {
+            &mut self.clones[(s - self.split) as usize]
+        }
+    }
+
+    /// One past the largest id: a table by id has a place for each state
+    /// (and for the ids between `nodes` and `clones`, which none has).
+    fn id_end(&self) -> usize {
+        if self.clones.is_empty() {
+            self.nodes.len()
+        } else {
+            self.split as usize + self.clones.len()
+        }
+    }
+
+    /// The number of states.
+    fn count(&self) -> usize {
+        self.nodes.len() + self.clones.len()
+    }
+
+    /// Every state with its id.
+    fn states(&self) -> impl Iterator<Item = (usize, &Node)> + Clone + '_ {
+        let split = self.split as usize;
+        let clones = self.clones.iter().enumerate();
+        self.nodes
+            .iter()
+            .enumerate()
+            .chain(clones.map(move |(i, n)| (split + i, n)))
+    }
+
     fn state(&mut self, len: u32, link: u32) -> u32 {
         let id = self.nodes.len() as u32;
+        assert!(id < self.split, "a state a value byte at most");
         self.nodes.push(Node {
             len,
             link,
@@ -851,11 +912,11 @@ impl<K: EdgeKey> Builder<K> {
     }
 
     fn len(&self, state: u32) -> u32 {
-        self.nodes[state as usize].len
+        self.node(state).len
     }
 
     fn link(&self, state: u32) -> u32 {
-        self.nodes[state as usize].link
+        self.node(state).link
     }
 
     #[inline]
@@ -864,7 +925,7 @@ impl<K: EdgeKey> Builder<K> {
             let to = self.root[byte as usize];
             return (to != NONE).then_some(to);
         }
-        let node = &self.nodes[state as usize];
+        let node = self.node(state);
         match node.slot_of(byte) {
             Some(i) => Some(node.targets[i]),
             None if node.more == NONE => None,
@@ -878,16 +939,15 @@ impl<K: EdgeKey> Builder<K> {
             self.root[byte as usize] = target;
             return;
         }
-        let s = state as usize;
-        let node = &mut self.nodes[s];
+        let id = self.more.len() as u32;
+        let node = self.node_mut(state);
         if let Some(free) = node.targets.iter().position(|&t| t == NONE) {
             node.targets[free] = target;
             node.bytes[free] = byte;
             return;
         }
-        let id = self.more.len() as u32;
-        self.more.push((byte, node.more));
-        node.more = id;
+        let next = std::mem::replace(&mut node.more, id);
+        self.more.push((byte, next));
         self.find.insert(state, byte, target);
     }
 
@@ -897,9 +957,9 @@ impl<K: EdgeKey> Builder<K> {
         let target = if state == ROOT {
             &mut self.root[byte as usize]
         } else {
-            let node = &mut self.nodes[state as usize];
+            let node = self.node(state);
             match node.slot_of(byte) {
-                Some(i) => &mut node.targets[i],
+                Some(i) => &mut self.node_mut(state).targets[i],
                 None if node.more == NONE => return false,
                 None => match self.find.get_mut(state, byte) {
                     Some(target) => target,
@@ -916,9 +976,20 @@ impl<K: EdgeKey> Builder<K> {
 
     /// A copy of `q` (its transitions too) of length `len`.
     fn clone_state(&mut self, q: u32, len: u32) -> u32 {
-        let original = self.nodes[q as usize];
-        let clone = self.state(len, original.link);
-        let node = &mut self.nodes[clone as usize];
+        let original = *self.node(q);
+        let clone = self.split + self.clones.len() as u32;
+        assert!(
+            self.clones.len() < self.clones.capacity(),
+            "a clone a value byte at most"
+        );
+        self.clones.push(Node {
+            len,
+            link: original.link,
+            more: NONE,
+            targets: [NONE; INLINE],
+            bytes: [0; INLINE],
+        });
+        let node = self.node_mut(clone);
         node.targets = original.targets;
         node.bytes = original.bytes;
         let mut e = original.more;
@@ -947,7 +1018,7 @@ impl<K: EdgeKey> Builder<K> {
             while p != NONE && self.redirect(p, byte, q, clone) {
                 p = self.link(p);
             }
-            self.nodes[q as usize].link = clone;
+            self.node_mut(q).link = clone;
             return clone;
         }
         let cur = self.state(self.len(last) + 1, ROOT);
@@ -963,14 +1034,14 @@ impl<K: EdgeKey> Builder<K> {
         }
         if let Some(q) = found {
             if self.len(p) + 1 == self.len(q) {
-                self.nodes[cur as usize].link = q;
+                self.node_mut(cur).link = q;
             } else {
                 let clone = self.clone_state(q, self.len(p) + 1);
                 while p != NONE && self.redirect(p, byte, q, clone) {
                     p = self.link(p);
                 }
-                self.nodes[q as usize].link = clone;
-                self.nodes[cur as usize].link = clone;
+                self.node_mut(q).link = clone;
+                self.node_mut(cur).link = clone;
             }
         }
         cur
@@ -992,7 +1063,8 @@ impl<K: EdgeKey> Builder<K> {
             text_at,
             mut checkpoints,
         } = follow;
-        let count = self.nodes.len();
+        let count = self.count();
+        let id_end = self.id_end();
         let (perm, rank) = self.hot_first(seen);
         // A builder state's id once packed (`NONE` stays).
         let renumber = |s: u32| if s == NONE { NONE } else { rank[s as usize] };
@@ -1004,7 +1076,7 @@ impl<K: EdgeKey> Builder<K> {
         // state's list missed the cache, and so did the lists.
         let mut listed: Wiped<(u8, u32)> = wipe::with_capacity(self.find.len);
         listed.resize(self.find.len, (0, 0));
-        let listed_from = layout::by_group_in(count, self.find.edges(), &mut listed);
+        let listed_from = layout::by_group_in(id_end, self.find.edges(), &mut listed);
         let listed_of = |s: usize| &listed[listed_from[s] as usize..listed_from[s + 1] as usize];
         // The root's transitions are in its table, the others in their
         // nodes and listed (an edge never leaves its state): all counted,
@@ -1022,7 +1094,7 @@ impl<K: EdgeKey> Builder<K> {
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for &s in &perm {
             let s = s as usize;
-            let node = &self.nodes[s];
+            let node = self.node(s as u32);
             let (end, len_room) = seen[s];
             row.clear();
             if s as u32 == ROOT {
@@ -1116,8 +1188,9 @@ impl<K: EdgeKey> Builder<K> {
 
     /// The states in the order they are packed, and each state's place in
     /// it (its id once packed): by the length of their shortest string, up
-    /// to [`HOT`] bytes, then the others, each group in the order of
-    /// creation. Text steps through the states of short strings, a few of
+    /// to [`HOT`] bytes, then the others, each group by builder id (the
+    /// states of `nodes` in the order they were made, then the clones in
+    /// theirs). Text steps through the states of short strings, a few of
     /// a large automaton's, at random: together, they take fewer cache
     /// lines and pages. The deep ones keep the order of the values, which
     /// a walk along a value follows.
@@ -1129,9 +1202,10 @@ impl<K: EdgeKey> Builder<K> {
             let depth = if s as u32 == ROOT { 0 } else { below + 1 };
             (depth.min(HOT + 1), s as u32)
         };
-        let mut perm = Vec::with_capacity(self.nodes.len());
-        layout::by_group(HOT + 2, seen.iter().enumerate().map(depth), &mut perm);
-        let mut rank = vec![0u32; perm.len()];
+        let mut perm = Vec::with_capacity(self.count());
+        let states = self.states().map(|(s, _)| (s, &seen[s]));
+        layout::by_group(HOT + 2, states.map(depth), &mut perm);
+        let mut rank = vec![0u32; self.id_end()];
         for (new, &old) in perm.iter().enumerate() {
             rank[old as usize] = new as u32;
         }
@@ -1144,7 +1218,7 @@ impl<K: EdgeKey> Builder<K> {
     /// pass over the nodes.
     fn count_edges(&self, listed: impl Fn(usize) -> usize) -> EdgeCounts {
         let mut counts = EdgeCounts::default();
-        for (s, node) in self.nodes.iter().enumerate() {
+        for (s, node) in self.states() {
             let inline = node.inline().count();
             counts.inline += inline;
             // The root's edges are in its table.
