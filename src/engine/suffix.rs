@@ -835,6 +835,18 @@ impl<K: EdgeKey> EdgeTable<K> {
     }
 }
 
+/// The state of id `s` among a builder's `nodes` and `clones` (see
+/// [`Builder::node`]): of the fields alone, so that a caller can use the
+/// builder's others beside it.
+#[inline(always)]
+fn node_in<'a>(nodes: &'a mut [Node], clones: &'a mut [Node], split: u32, s: u32) -> &'a mut Node {
+    if s < split {
+        &mut nodes[s as usize]
+    } else {
+        &mut clones[(s - split) as usize]
+    }
+}
+
 impl<K: EdgeKey> Drop for Builder<K> {
     fn drop(&mut self) {
         // The edges spell the values.
@@ -863,11 +875,7 @@ impl<K: EdgeKey> Builder<K> {
     /// [`Builder::node`], to change.
     #[inline(always)]
     fn node_mut(&mut self, s: u32) -> &mut Node {
-        if s < self.split {
-            &mut self.nodes[s as usize]
-        } else {
-            &mut self.clones[(s - self.split) as usize]
-        }
+        node_in(&mut self.nodes, &mut self.clones, self.split, s)
     }
 
     /// One past the largest id: a table by id has a place for each state
@@ -939,15 +947,15 @@ impl<K: EdgeKey> Builder<K> {
             self.root[byte as usize] = target;
             return;
         }
-        let id = self.more.len() as u32;
-        let node = self.node_mut(state);
+        let node = node_in(&mut self.nodes, &mut self.clones, self.split, state);
         if let Some(free) = node.targets.iter().position(|&t| t == NONE) {
             node.targets[free] = target;
             node.bytes[free] = byte;
             return;
         }
-        let next = std::mem::replace(&mut node.more, id);
-        self.more.push((byte, next));
+        let id = self.more.len() as u32;
+        self.more.push((byte, node.more));
+        node.more = id;
         self.find.insert(state, byte, target);
     }
 
@@ -957,9 +965,9 @@ impl<K: EdgeKey> Builder<K> {
         let target = if state == ROOT {
             &mut self.root[byte as usize]
         } else {
-            let node = self.node(state);
+            let node = node_in(&mut self.nodes, &mut self.clones, self.split, state);
             match node.slot_of(byte) {
-                Some(i) => &mut self.node_mut(state).targets[i],
+                Some(i) => &mut node.targets[i],
                 None if node.more == NONE => return false,
                 None => match self.find.get_mut(state, byte) {
                     Some(target) => target,
@@ -982,16 +990,12 @@ impl<K: EdgeKey> Builder<K> {
             self.clones.len() < self.clones.capacity(),
             "a clone a value byte at most"
         );
+        // Its inline edges copied; the others are added below.
         self.clones.push(Node {
             len,
-            link: original.link,
             more: NONE,
-            targets: [NONE; INLINE],
-            bytes: [0; INLINE],
+            ..original
         });
-        let node = self.node_mut(clone);
-        node.targets = original.targets;
-        node.bytes = original.bytes;
         let mut e = original.more;
         while e != NONE {
             let (b, next) = self.more[e as usize];
