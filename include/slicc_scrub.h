@@ -94,6 +94,13 @@
 #define SCRUB_MAX_NAME 128
 
 /**
+ * Most value bytes (trimmed) one compile takes, all its secrets' together
+ * (1 GiB); past it, or past 4 GiB of their patterns, compiling fails with
+ * `SCRUB_STATUS_TOO_LARGE`.
+ */
+#define SCRUB_MAX_TOTAL_VALUES 1073741824
+
+/**
  * Milliseconds without input after which a caller should call
  * `scrub_stream_idle`, so an interactive prompt is never held back.
  */
@@ -210,6 +217,14 @@ enum scrub_status
      * secret.
      */
     SCRUB_STATUS_REDACTION_LEAKS = 107,
+    /**
+     * The secrets together are more than one scrubber holds: their
+     * values, trimmed, take more than `SCRUB_MAX_TOTAL_VALUES` bytes, or
+     * their patterns more than 4 GiB (a limit of this library, far beyond
+     * what memory holds compiled). The error names the secret with which
+     * the limit was passed.
+     */
+    SCRUB_STATUS_TOO_LARGE = 108,
     /**
      * `scrub_compile_json`: the text is not JSON (or not UTF-8).
      */
@@ -503,7 +518,7 @@ scrub_status scrub_compile_json(const char *json,
  *
  * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT`,
  * `SCRUB_STATUS_UNSUPPORTED_OPTIONS`, and one status per compile error
- * (`SCRUB_STATUS_UNSUPPORTED_VERSION` to `SCRUB_STATUS_REDACTION_LEAKS`).
+ * (`SCRUB_STATUS_UNSUPPORTED_VERSION` to `SCRUB_STATUS_TOO_LARGE`).
  * Thread-safe.
  *
  * # Safety

@@ -24,3 +24,10 @@ pub const RULES_VERSION: u32 = 4;
 /// file (`/dev/zero`, a log) is refused at once instead of being read until
 /// memory runs out.
 pub const MAX_SECRETS_JSON: usize = 64 << 20;
+/// Most value bytes (trimmed) one compile takes, all its secrets' together
+/// (1 GiB): a compiled scrubber holds about 90 to 130 bytes a value byte,
+/// so this is far beyond what a machine holds, and below it every count
+/// the engine keeps in 32 bits fits. Beyond it, or where the secrets'
+/// patterns (SPEC §2) would take more than 4 GiB, compiling fails with
+/// [`crate::CompileError::TooLarge`] (not in SPEC: a limit of this library).
+pub const MAX_TOTAL_VALUES: usize = 1 << 30;

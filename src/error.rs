@@ -106,6 +106,16 @@ pub enum CompileError {
         /// The form of the match.
         form: Form,
     },
+    /// The secrets up to `index` are more than one scrubber holds: their
+    /// values, trimmed, take more than [`crate::MAX_TOTAL_VALUES`] bytes in
+    /// all, or their patterns more than 4 GiB. A limit of this library,
+    /// not of SPEC: far beyond what a machine's memory holds compiled.
+    TooLarge {
+        /// The index of the secret with which the limit was passed.
+        index: usize,
+        /// Its name, unless that holds a match.
+        name: Option<String>,
+    },
 }
 
 impl CompileError {
@@ -120,7 +130,8 @@ impl CompileError {
             | ValueTooLong { index, .. }
             | PlaceholderTooLong { index, .. }
             | PlaceholderLeaks { index, .. }
-            | RedactionLeaks { index, .. } => Some(*index),
+            | RedactionLeaks { index, .. }
+            | TooLarge { index, .. } => Some(*index),
         }
     }
 
@@ -139,7 +150,8 @@ impl CompileError {
             | DuplicateName { index, name, .. }
             | ValueTooShort { index, name, .. }
             | ValueTooLong { index, name, .. }
-            | PlaceholderTooLong { index, name, .. } => hide(*index, name),
+            | PlaceholderTooLong { index, name, .. }
+            | TooLarge { index, name } => hide(*index, name),
             PlaceholderLeaks {
                 index,
                 name,
@@ -236,6 +248,12 @@ impl fmt::Display for CompileError {
                 "{}: its redaction text contains a {form} match of {}",
                 Who(*index, name),
                 Who(*other, other_name)
+            ),
+            TooLarge { index, name } => write!(
+                f,
+                "{}: the secrets up to this one are too large for one scrubber: more than {} value bytes, or more than 4 GiB of patterns",
+                Who(*index, name),
+                crate::MAX_TOTAL_VALUES
             ),
         }
     }

@@ -41,8 +41,8 @@ mod secrets_json;
 mod stream;
 
 pub use constants::{
-    FRAGMENT, IDLE_MS, MAX_NAME, MAX_PLACEHOLDER, MAX_SECRETS_JSON, MAX_VALUE, MIN_VALUE,
-    RULES_VERSION,
+    FRAGMENT, IDLE_MS, MAX_NAME, MAX_PLACEHOLDER, MAX_SECRETS_JSON, MAX_TOTAL_VALUES, MAX_VALUE,
+    MIN_VALUE, RULES_VERSION,
 };
 pub use error::{CompileError, StreamError};
 pub use form::{Form, Hit};

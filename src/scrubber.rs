@@ -7,12 +7,14 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use crate::engine::matcher::{Matcher, Source};
-use crate::engine::{Automaton, CompiledSecret, Engine, LONGEST};
+use crate::engine::{Automaton, CompiledSecret, Engine, LONGEST, TooLarge};
 use crate::error::CompileError;
 use crate::form::Hit;
 use crate::secret::{Options, Secret};
 use crate::stream::Stream;
-use crate::{FRAGMENT, MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, RULES_VERSION};
+use crate::{
+    FRAGMENT, MAX_NAME, MAX_PLACEHOLDER, MAX_TOTAL_VALUES, MAX_VALUE, MIN_VALUE, RULES_VERSION,
+};
 
 /// A compiled list of secrets. Immutable, `Send + Sync`, and cheap to clone
 /// (an `Arc`): share one across threads and streams.
@@ -59,8 +61,10 @@ pub struct ScrubbedText {
 /// A [`CompileError`] when `options.version` is not [`RULES_VERSION`], or
 /// when a secret breaks a rule of SPEC §1 (its name, its value's length
 /// once trimmed, its placeholder's length, or a replacement that would
-/// contain a match). The error names the secret by index, and by name
-/// unless that holds a match of some secret.
+/// contain a match), or when the secrets are more than one scrubber holds
+/// ([`CompileError::TooLarge`], see [`crate::MAX_TOTAL_VALUES`]). The
+/// error names the secret by index, and by name unless that holds a match
+/// of some secret.
 ///
 /// ```
 /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
@@ -84,8 +88,14 @@ pub fn compile(secrets: &[Secret], options: &Options) -> Result<Scrubber, Compil
 
 fn build(secrets: &[Secret], options: &Options) -> Result<Scrubber, CompileError> {
     validate(secrets)?;
+    let engine = Engine::compile(secrets, options.same_length).map_err(|TooLarge { index }| {
+        CompileError::TooLarge {
+            index,
+            name: Some(secrets[index].name.clone()),
+        }
+    })?;
     let scrubber = Scrubber {
-        engine: Arc::new(Engine::build(secrets, options.same_length)),
+        engine: Arc::new(engine),
     };
     scrubber.check_replacements()?;
     Ok(scrubber)
@@ -107,8 +117,13 @@ fn name_holds_match(secrets: &[Secret], name: &str) -> bool {
         .filter(|s| s.trimmed_value().len() <= name.len())
         .map(|s| Secret::new("x", s.trimmed_value()))
         .collect();
+    // Secrets too many for one engine: every name is hidden rather than
+    // checked (this is only an error's message).
+    let Ok(engine) = Engine::compile(&short, false) else {
+        return true;
+    };
     let short = Scrubber {
-        engine: Arc::new(Engine::build(&short, false)),
+        engine: Arc::new(engine),
     };
     if short.first_match(name).is_some() {
         return true;
@@ -157,6 +172,8 @@ fn any_occurs<'a>(mut needles: Vec<&[u8]>, mut haystacks: impl Iterator<Item = &
 
 fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
     let mut names: HashMap<&str, usize> = HashMap::with_capacity(secrets.len());
+    // The values' bytes so far, trimmed.
+    let mut total = 0usize;
     for (index, secret) in secrets.iter().enumerate() {
         let name = || Some(secret.name.clone()); // only for an error
         let valid = (1..=MAX_NAME).contains(&secret.name.len())
@@ -194,6 +211,13 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
                 index,
                 name: name(),
                 len,
+            });
+        }
+        total += len;
+        if total > MAX_TOTAL_VALUES {
+            return Err(CompileError::TooLarge {
+                index,
+                name: name(),
             });
         }
         if let Some(placeholder) = &secret.placeholder {

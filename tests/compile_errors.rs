@@ -5,8 +5,8 @@ mod reference;
 
 use common::*;
 use slicc_scrub::{
-    CompileError, FRAGMENT, Form, MAX_NAME, MAX_PLACEHOLDER, MAX_VALUE, MIN_VALUE, Options,
-    RULES_VERSION, Secret, compile,
+    CompileError, FRAGMENT, Form, MAX_NAME, MAX_PLACEHOLDER, MAX_TOTAL_VALUES, MAX_VALUE,
+    MIN_VALUE, Options, RULES_VERSION, Secret, compile,
 };
 
 const VALUE: &str = "VALUE-zq81-kx0p";
@@ -233,6 +233,39 @@ fn value_length_limits() {
     assert_eq!(out.hits[0].form, Form::Fragment);
     let end = [b"<<".as_slice(), &max[MAX_VALUE - 20..]].concat();
     assert_eq!(s.bytes(&end).output, b"<<[redacted:BIG]");
+}
+
+#[test]
+fn secrets_past_the_total_of_values_are_too_large() {
+    // 16,384 values of 64 KiB are the 1 GiB allowed; the next is too many,
+    // refused before anything is built of them.
+    let count = MAX_TOTAL_VALUES / MAX_VALUE + 1;
+    let value = vec![b'v'; MAX_VALUE];
+    let mut secrets: Vec<Secret> = (0..count)
+        .map(|i| Secret::new(format!("S{i}"), value.clone()))
+        .collect();
+    let last = count - 1;
+    let e = err(&secrets);
+    assert_eq!(
+        e,
+        CompileError::TooLarge {
+            index: last,
+            name: Some(format!("S{last}")),
+        }
+    );
+    assert_eq!(e.index(), Some(last));
+    let message = e.to_string();
+    assert!(
+        message.starts_with(&format!("secret {last} (\"S{last}\"): ")),
+        "{message}"
+    );
+    assert!(!message.contains("vvvvvvvv") && !format!("{e:?}").contains("vvvvvvvv"));
+    // A fault of an earlier secret comes first.
+    secrets[1] = Secret::new("S1", "short");
+    assert!(matches!(
+        err(&secrets),
+        CompileError::ValueTooShort { index: 1, .. }
+    ));
 }
 
 #[test]

@@ -66,6 +66,10 @@ pub const SCRUB_MAX_VALUE: usize = 65_536;
 pub const SCRUB_MAX_PLACEHOLDER: usize = 1_024;
 /// Longest name a secret may have, in bytes.
 pub const SCRUB_MAX_NAME: usize = 128;
+/// Most value bytes (trimmed) one compile takes, all its secrets' together
+/// (1 GiB); past it, or past 4 GiB of their patterns, compiling fails with
+/// `SCRUB_STATUS_TOO_LARGE`.
+pub const SCRUB_MAX_TOTAL_VALUES: usize = 1_073_741_824;
 /// Milliseconds without input after which a caller should call
 /// `scrub_stream_idle`, so an interactive prompt is never held back.
 pub const SCRUB_IDLE_MS: u64 = 50;
@@ -82,6 +86,7 @@ const _: () = {
     assert!(SCRUB_MAX_VALUE == slicc_scrub::MAX_VALUE);
     assert!(SCRUB_MAX_PLACEHOLDER == slicc_scrub::MAX_PLACEHOLDER);
     assert!(SCRUB_MAX_NAME == slicc_scrub::MAX_NAME);
+    assert!(SCRUB_MAX_TOTAL_VALUES == slicc_scrub::MAX_TOTAL_VALUES);
     assert!(SCRUB_IDLE_MS == slicc_scrub::IDLE_MS);
     assert!(SCRUB_RULES_VERSION == slicc_scrub::RULES_VERSION);
 };

@@ -61,6 +61,12 @@ pub enum scrub_status {
     /// The text `[redacted:<name>]` of a secret contains a match of some
     /// secret.
     RedactionLeaks = 107,
+    /// The secrets together are more than one scrubber holds: their
+    /// values, trimmed, take more than `SCRUB_MAX_TOTAL_VALUES` bytes, or
+    /// their patterns more than 4 GiB (a limit of this library, far beyond
+    /// what memory holds compiled). The error names the secret with which
+    /// the limit was passed.
+    TooLarge = 108,
     /// `scrub_compile_json`: the text is not JSON (or not UTF-8).
     InvalidJson = 200,
     /// `scrub_compile_json`: the JSON is not an array of secrets of the
@@ -90,6 +96,7 @@ impl scrub_status {
             PlaceholderTooLong => c"placeholder too long",
             PlaceholderLeaks => c"a placeholder contains a match of a secret",
             RedactionLeaks => c"a redaction text contains a match of a secret",
+            TooLarge => c"the secrets are too large for one scrubber",
             InvalidJson => c"invalid JSON",
             InvalidSecretsJson => c"the JSON is not a list of secrets",
         }
@@ -98,7 +105,7 @@ impl scrub_status {
     /// The status for a raw value, if it is one.
     pub(crate) fn from_u32(value: u32) -> Option<scrub_status> {
         use scrub_status::*;
-        const ALL: [scrub_status; 18] = [
+        const ALL: [scrub_status; 19] = [
             Ok,
             NullArgument,
             InvalidArgument,
@@ -115,6 +122,7 @@ impl scrub_status {
             PlaceholderTooLong,
             PlaceholderLeaks,
             RedactionLeaks,
+            TooLarge,
             InvalidJson,
             InvalidSecretsJson,
         ];
@@ -136,6 +144,7 @@ impl From<&CompileError> for scrub_status {
             CompileError::PlaceholderTooLong { .. } => scrub_status::PlaceholderTooLong,
             CompileError::PlaceholderLeaks { .. } => scrub_status::PlaceholderLeaks,
             CompileError::RedactionLeaks { .. } => scrub_status::RedactionLeaks,
+            CompileError::TooLarge { .. } => scrub_status::TooLarge,
             _ => scrub_status::InvalidArgument,
         }
     }

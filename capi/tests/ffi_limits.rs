@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 mod capi;
 
 use capi::{
-    SCRUB_RULES_VERSION, scrub_compile, scrub_compile_json, scrub_error, scrub_error_free,
-    scrub_error_message, scrub_options, scrub_scrubber_free, scrub_secret, scrub_status,
+    SCRUB_MAX_TOTAL_VALUES, SCRUB_MAX_VALUE, SCRUB_RULES_VERSION, scrub_compile,
+    scrub_compile_json, scrub_error, scrub_error_free, scrub_error_message, scrub_options,
+    scrub_scrubber_free, scrub_secret, scrub_status,
 };
 
 /// Records the largest allocation made.
@@ -157,4 +158,29 @@ fn the_first_fault_by_index_and_rule_wins_as_in_compile() {
     // a duplicate name before an over-long value of the same secret
     let first = secret(c"BIG", &good);
     assert_eq!(compile_fails(&[first, big]).0, scrub_status::DuplicateName);
+}
+
+#[test]
+fn secrets_past_the_total_of_values_are_too_large() {
+    // 16,384 values of 64 KiB are the 1 GiB allowed; the next is too many.
+    let value = vec![b'v'; SCRUB_MAX_VALUE];
+    let count = SCRUB_MAX_TOTAL_VALUES / SCRUB_MAX_VALUE + 1;
+    let names: Vec<std::ffi::CString> = (0..count)
+        .map(|i| std::ffi::CString::new(format!("S{i}")).unwrap())
+        .collect();
+    let secrets: Vec<scrub_secret> = names
+        .iter()
+        .map(|name| scrub_secret {
+            name: name.as_ptr(),
+            ..secret(c"unused", &value)
+        })
+        .collect();
+    let (status, message) = compile_fails(&secrets);
+    assert_eq!(status, scrub_status::TooLarge, "{message}");
+    let last = count - 1;
+    assert!(
+        message.starts_with(&format!("secret {last} (\"S{last}\"): ")),
+        "{message}"
+    );
+    assert!(!message.contains("vvvvvvvv"), "{message}");
 }

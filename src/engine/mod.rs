@@ -44,7 +44,7 @@ use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
 use short::ShortStarts;
 use starts::Starts;
 use suffix::SuffixAutomaton;
-use table::{Table, TableBuilder};
+use table::{Full, Table, TableBuilder};
 use tail::TAIL;
 
 /// What the scrubber knows of one secret after compile: its redaction
@@ -248,9 +248,21 @@ impl Drop for CompiledSecret {
     }
 }
 
+/// The secrets are more than one engine holds (see
+/// [`crate::CompileError::TooLarge`]): the patterns of those up to `index`
+/// would take a table past 4 GiB.
+#[derive(Debug)]
+pub(crate) struct TooLarge {
+    pub(crate) index: usize,
+}
+
 impl Engine {
-    /// Builds the automata. The secrets are already validated.
-    pub(crate) fn build(secrets: &[Secret], same_length: bool) -> Engine {
+    /// Builds the automata. The secrets are already validated, their values
+    /// within [`crate::MAX_TOTAL_VALUES`].
+    ///
+    /// # Errors
+    /// [`TooLarge`] where their patterns are more than a table holds.
+    pub(crate) fn compile(secrets: &[Secret], same_length: bool) -> Result<Engine, TooLarge> {
         // The fuzzer reaches the held tails in the small engines it builds,
         // of each length in turn.
         #[cfg(fuzzing)]
@@ -260,13 +272,40 @@ impl Engine {
         };
         #[cfg(not(fuzzing))]
         let exact = Exact::BySize;
-        Engine::build_with(secrets, same_length, exact)
+        Engine::compile_with(secrets, same_length, exact)
     }
 
-    /// [`Engine::build`], its exact starts as `exact` says.
+    /// [`Engine::compile`] of a test's secrets, which fit.
+    #[cfg(test)]
+    pub(crate) fn build(secrets: &[Secret], same_length: bool) -> Engine {
+        Engine::compile(secrets, same_length).expect("a test's secrets fit an engine")
+    }
+
+    /// [`Engine::compile_with`] of a test's secrets, which fit.
+    #[cfg(test)]
     pub(crate) fn build_with(secrets: &[Secret], same_length: bool, exact: Exact) -> Engine {
-        let mut direct = TableBuilder::new();
-        let mut view = TableBuilder::new();
+        Engine::compile_with(secrets, same_length, exact).expect("a test's secrets fit an engine")
+    }
+
+    /// [`Engine::compile`], its exact starts as `exact` says.
+    pub(crate) fn compile_with(
+        secrets: &[Secret],
+        same_length: bool,
+        exact: Exact,
+    ) -> Result<Engine, TooLarge> {
+        Engine::compile_within(secrets, same_length, exact, table::MAX_BYTES)
+    }
+
+    /// [`Engine::compile_with`], each table of patterns holding at most
+    /// `table_bytes`.
+    fn compile_within(
+        secrets: &[Secret],
+        same_length: bool,
+        exact: Exact,
+        table_bytes: usize,
+    ) -> Result<Engine, TooLarge> {
+        let mut direct = TableBuilder::with_limit(table_bytes);
+        let mut view = TableBuilder::with_limit(table_bytes);
         for (index, secret) in secrets.iter().enumerate() {
             // SPEC §1: the rules speak of the trimmed value only.
             let value = secret.trimmed_value();
@@ -282,10 +321,13 @@ impl Engine {
                 if starts_with_line_break(&p.bytes) || whole_long_value {
                     continue;
                 }
-                match p.form {
-                    Form::Base64 | Form::Hex => view.add(&p.bytes, p.form, index as u32),
-                    form => direct.add(&p.bytes, form, index as u32),
-                }
+                let table = match p.form {
+                    Form::Base64 | Form::Hex => &mut view,
+                    _ => &mut direct,
+                };
+                table
+                    .add(&p.bytes, p.form, index as u32)
+                    .map_err(|Full| TooLarge { index })?;
             }
         }
         let direct_table = direct.finish();
@@ -398,7 +440,7 @@ impl Engine {
             Some(starts) if !in_rows || fits(&starts) => starts,
             _ => exact_starts(longest - 1, false).expect("bitmaps hold any strings"),
         };
-        engine
+        Ok(engine)
     }
 
     /// Whether `word` may be a gram of a value (see [`GramSet::may_hold`]):
@@ -567,6 +609,20 @@ mod tests {
                 Secret::new(format!("V{i}"), value)
             })
             .collect()
+    }
+
+    #[test]
+    fn secrets_whose_patterns_pass_a_table_s_limit_are_too_large() {
+        // A token's patterns take a few hundred bytes; the hex alone of
+        // 4,096 bytes takes 8,192.
+        let secrets = [
+            Secret::new("TOKEN", "token-0123456789"),
+            Secret::new("LONG", vec![b'x'; 4096]),
+        ];
+        let within = |limit| Engine::compile_within(&secrets, false, Exact::BySize, limit);
+        assert!(within(1 << 20).is_ok());
+        assert!(matches!(within(4096), Err(TooLarge { index: 1 })));
+        assert!(matches!(within(8), Err(TooLarge { index: 0 })));
     }
 
     #[test]

@@ -236,7 +236,7 @@ mod tests {
     fn table(patterns: &[&[u8]]) -> Table {
         let mut builder = TableBuilder::new();
         for (i, p) in patterns.iter().enumerate() {
-            builder.add(p, Form::Hex, i as u32);
+            builder.add(p, Form::Hex, i as u32).unwrap();
         }
         builder.finish()
     }

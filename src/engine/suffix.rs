@@ -184,6 +184,11 @@ impl SuffixAutomaton {
     /// packed by state. `values` are (secret index, value), in index order.
     pub(crate) fn new<'a>(values: impl Iterator<Item = (u32, &'a [u8])> + Clone) -> Self {
         let total: usize = values.clone().map(|(_, v)| v.len()).sum();
+        // Every id (2 x total + 1 at most) and position fits in 32 bits.
+        assert!(
+            total <= crate::MAX_TOTAL_VALUES,
+            "compile refuses values of more bytes than MAX_TOTAL_VALUES"
+        );
         // The edge table's keys in 32 bits while every state id fits in
         // 24 (values of 8 MiB in all): slots of 8 bytes, not 16.
         if 2 * total + 1 < NARROW_STATES {

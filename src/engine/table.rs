@@ -208,9 +208,18 @@ impl Table {
     }
 }
 
+/// Most bytes a table's patterns take: their spans are kept in 32 bits.
+pub(crate) const MAX_BYTES: usize = u32::MAX as usize;
+
+/// A pattern that would take a table's bytes past [`MAX_BYTES`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Full;
+
 /// Builds a [`Table`]: patterns are added in compile order.
 pub(crate) struct TableBuilder {
     bytes: Wiped<u8>,
+    /// [`MAX_BYTES`], or less in a test.
+    limit: usize,
     spans: Vec<(u32, u32)>,
     owners: Vec<Owner>,
     /// Pattern ids by a hash of their bytes.
@@ -218,15 +227,24 @@ pub(crate) struct TableBuilder {
 }
 
 impl TableBuilder {
-    /// An empty table. Its byte buffer grows through [`wipe::reserve`],
-    /// so that no growth leaves a copy behind: patterns are added as each
-    /// secret's are made, not all made first to count them (10,000 tokens'
-    /// 360,000 patterns, each an allocation or more, all held and then
-    /// freed: allocating and freeing them was a tenth of compiling, most
-    /// of it in `free`).
+    /// [`TableBuilder::with_limit`] of [`MAX_BYTES`].
+    #[cfg(test)]
     pub(crate) fn new() -> TableBuilder {
+        TableBuilder::with_limit(MAX_BYTES)
+    }
+
+    /// An empty table that holds at most `limit` bytes of patterns
+    /// ([`MAX_BYTES`] at most). Its byte buffer grows through
+    /// [`wipe::reserve`], so that no growth leaves a copy behind: patterns
+    /// are added as each secret's are made, not all made first to count
+    /// them (10,000 tokens' 360,000 patterns, each an allocation or more,
+    /// all held and then freed: allocating and freeing them was a tenth of
+    /// compiling, most of it in `free`).
+    pub(crate) fn with_limit(limit: usize) -> TableBuilder {
+        assert!(limit <= MAX_BYTES, "spans in 32 bits");
         TableBuilder {
             bytes: wipe::with_capacity(0),
+            limit,
             spans: Vec::new(),
             owners: Vec::new(),
             index: IdsByHash::with_capacity(0),
@@ -236,7 +254,11 @@ impl TableBuilder {
     /// Adds `bytes` as a pattern of `form` for `secret`, or claims it when
     /// the same bytes are there already: the earlier form, then the earlier
     /// secret, owns it.
-    pub(crate) fn add(&mut self, bytes: &[u8], form: Form, secret: u32) {
+    ///
+    /// # Errors
+    /// [`Full`] where a new pattern could take the table's bytes past its
+    /// limit (counted as if it shared none with the last): nothing added.
+    pub(crate) fn add(&mut self, bytes: &[u8], form: Form, secret: u32) -> Result<(), Full> {
         let hash = hash_bytes(bytes);
         let found = self.index.ids(hash).find(|&id| {
             let (from, to) = self.spans[id as usize];
@@ -245,6 +267,9 @@ impl TableBuilder {
         let id = match found {
             Some(id) => id,
             None => {
+                if bytes.len() > self.limit - self.bytes.len() {
+                    return Err(Full);
+                }
                 let id = self.index.add(hash);
                 let span = keep(&mut self.bytes, self.spans.last().copied(), bytes);
                 self.spans.push(span);
@@ -260,6 +285,7 @@ impl TableBuilder {
             owner.plain = (form, secret);
         }
         owner.wrapped = owner.wrapped.min(secret);
+        Ok(())
     }
 
     pub(crate) fn finish(self) -> Table {
@@ -434,9 +460,12 @@ mod tests {
         }
         let mut builder = TableBuilder::new();
         for (secret, tail) in tails.iter().enumerate() {
-            builder.add(&[&header[..], tail].concat(), Form::Hex, secret as u32);
+            let pattern = [&header[..], tail].concat();
+            builder.add(&pattern, Form::Hex, secret as u32).unwrap();
         }
-        builder.add(b"somethingelse_entirely", Form::Hex, 9999);
+        builder
+            .add(b"somethingelse_entirely", Form::Hex, 9999)
+            .unwrap();
         let table = builder.finish();
         let prefix = (0..table.exact.len())
             .find(|&p| {
@@ -501,11 +530,25 @@ mod tests {
         let found = crate::freed_memory::scanned(needles, || {
             let mut builder = TableBuilder::new();
             for (pattern, form, secret) in &patterns {
-                builder.add(pattern, *form, *secret);
+                builder.add(pattern, *form, *secret).unwrap();
             }
             drop(builder.finish());
         });
         assert_eq!(found, [], "(freed block size, needle index)");
+    }
+
+    #[test]
+    fn a_full_table_refuses_a_new_pattern_and_keeps_the_others() {
+        let mut builder = TableBuilder::with_limit(20);
+        builder.add(b"0123456789", Form::Raw, 0).unwrap();
+        assert_eq!(builder.add(b"abcdefghijk", Form::Raw, 1), Err(Full));
+        // A pattern it holds is claimed again, whatever room is left.
+        builder.add(b"0123456789", Form::Raw, 2).unwrap();
+        builder.add(b"ABCDEFGHIJ", Form::Raw, 3).unwrap();
+        assert_eq!(builder.add(b"k", Form::Raw, 4), Err(Full));
+        let table = builder.finish();
+        let patterns: Vec<&[u8]> = table.patterns().collect();
+        assert_eq!(patterns, [&b"0123456789"[..], b"ABCDEFGHIJ"]);
     }
 
     /// How many bytes `p` agrees with itself shifted by `d`, by brute force.

@@ -93,6 +93,7 @@ const (
 	StatusPlaceholderTooLong Status = C.SCRUB_STATUS_PLACEHOLDER_TOO_LONG
 	StatusPlaceholderLeaks   Status = C.SCRUB_STATUS_PLACEHOLDER_LEAKS
 	StatusRedactionLeaks     Status = C.SCRUB_STATUS_REDACTION_LEAKS
+	StatusTooLarge           Status = C.SCRUB_STATUS_TOO_LARGE
 	StatusInvalidJSON        Status = C.SCRUB_STATUS_INVALID_JSON
 	StatusInvalidSecretsJSON Status = C.SCRUB_STATUS_INVALID_SECRETS_JSON
 )

@@ -923,8 +923,8 @@ static void test_constants_and_version(void) {
             SCRUB_STATUS_INVALID_NAME,       SCRUB_STATUS_DUPLICATE_NAME,
             SCRUB_STATUS_VALUE_TOO_SHORT,    SCRUB_STATUS_VALUE_TOO_LONG,
             SCRUB_STATUS_PLACEHOLDER_TOO_LONG, SCRUB_STATUS_PLACEHOLDER_LEAKS,
-            SCRUB_STATUS_REDACTION_LEAKS,    SCRUB_STATUS_INVALID_JSON,
-            SCRUB_STATUS_INVALID_SECRETS_JSON,
+            SCRUB_STATUS_REDACTION_LEAKS,    SCRUB_STATUS_TOO_LARGE,
+            SCRUB_STATUS_INVALID_JSON,       SCRUB_STATUS_INVALID_SECRETS_JSON,
         };
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
             const char *m = scrub_status_message(all[i]);

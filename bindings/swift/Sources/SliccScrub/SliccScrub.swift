@@ -82,6 +82,7 @@ public enum Status {
     public static let placeholderTooLong: UInt32 = 105
     public static let placeholderLeaks: UInt32 = 106
     public static let redactionLeaks: UInt32 = 107
+    public static let tooLarge: UInt32 = 108
     public static let invalidJSON: UInt32 = 200
     public static let invalidSecretsJSON: UInt32 = 201
 }
