@@ -7,7 +7,7 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use crate::engine::matcher::{Matcher, Source};
-use crate::engine::{Automaton, CompiledSecret, Engine, LONGEST, TooLarge};
+use crate::engine::{Automaton, CompiledSecret, Engine, LONGEST, PatternsTooLarge};
 use crate::error::CompileError;
 use crate::form::Hit;
 use crate::secret::{Options, Secret};
@@ -88,12 +88,13 @@ pub fn compile(secrets: &[Secret], options: &Options) -> Result<Scrubber, Compil
 
 fn build(secrets: &[Secret], options: &Options) -> Result<Scrubber, CompileError> {
     validate(secrets)?;
-    let engine = Engine::compile(secrets, options.same_length).map_err(|TooLarge { index }| {
-        CompileError::TooLarge {
-            index,
-            name: Some(secrets[index].name.clone()),
-        }
-    })?;
+    let engine =
+        Engine::compile(secrets, options.same_length).map_err(|PatternsTooLarge { index }| {
+            CompileError::TooLarge {
+                index,
+                name: Some(secrets[index].name.clone()),
+            }
+        })?;
     let scrubber = Scrubber {
         engine: Arc::new(engine),
     };

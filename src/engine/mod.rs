@@ -252,7 +252,7 @@ impl Drop for CompiledSecret {
 /// [`crate::CompileError::TooLarge`]): the patterns of those up to `index`
 /// would take a table past 4 GiB.
 #[derive(Debug)]
-pub(crate) struct TooLarge {
+pub(crate) struct PatternsTooLarge {
     pub(crate) index: usize,
 }
 
@@ -261,8 +261,11 @@ impl Engine {
     /// within [`crate::MAX_TOTAL_VALUES`].
     ///
     /// # Errors
-    /// [`TooLarge`] where their patterns are more than a table holds.
-    pub(crate) fn compile(secrets: &[Secret], same_length: bool) -> Result<Engine, TooLarge> {
+    /// [`PatternsTooLarge`] where their patterns are more than a table holds.
+    pub(crate) fn compile(
+        secrets: &[Secret],
+        same_length: bool,
+    ) -> Result<Engine, PatternsTooLarge> {
         // The fuzzer reaches the held tails in the small engines it builds,
         // of each length in turn.
         #[cfg(fuzzing)]
@@ -292,7 +295,7 @@ impl Engine {
         secrets: &[Secret],
         same_length: bool,
         exact: Exact,
-    ) -> Result<Engine, TooLarge> {
+    ) -> Result<Engine, PatternsTooLarge> {
         Engine::compile_within(secrets, same_length, exact, table::MAX_BYTES)
     }
 
@@ -303,7 +306,7 @@ impl Engine {
         same_length: bool,
         exact: Exact,
         table_bytes: usize,
-    ) -> Result<Engine, TooLarge> {
+    ) -> Result<Engine, PatternsTooLarge> {
         let mut direct = TableBuilder::with_limit(table_bytes);
         let mut view = TableBuilder::with_limit(table_bytes);
         for (index, secret) in secrets.iter().enumerate() {
@@ -327,7 +330,7 @@ impl Engine {
                 };
                 table
                     .add(&p.bytes, p.form, index as u32)
-                    .map_err(|Full| TooLarge { index })?;
+                    .map_err(|Full| PatternsTooLarge { index })?;
             }
         }
         let direct_table = direct.finish();
@@ -621,8 +624,8 @@ mod tests {
         ];
         let within = |limit| Engine::compile_within(&secrets, false, Exact::BySize, limit);
         assert!(within(1 << 20).is_ok());
-        assert!(matches!(within(4096), Err(TooLarge { index: 1 })));
-        assert!(matches!(within(8), Err(TooLarge { index: 0 })));
+        assert!(matches!(within(4096), Err(PatternsTooLarge { index: 1 })));
+        assert!(matches!(within(8), Err(PatternsTooLarge { index: 0 })));
     }
 
     #[test]
