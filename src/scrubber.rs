@@ -214,13 +214,6 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
                 len,
             });
         }
-        total += len;
-        if total > MAX_TOTAL_VALUES {
-            return Err(CompileError::TooLarge {
-                index,
-                name: name(),
-            });
-        }
         if let Some(placeholder) = &secret.placeholder {
             let len = placeholder.len();
             if len > MAX_PLACEHOLDER {
@@ -230,6 +223,15 @@ fn validate(secrets: &[Secret]) -> Result<(), CompileError> {
                     len,
                 });
             }
+        }
+        // Of all the secrets so far, after this one's own rules (as the C
+        // ABI, which stands in for an oversized field, reports them).
+        total += len; // the trimmed value's
+        if total > MAX_TOTAL_VALUES {
+            return Err(CompileError::TooLarge {
+                index,
+                name: name(),
+            });
         }
     }
     Ok(())

@@ -260,7 +260,13 @@ fn secrets_past_the_total_of_values_are_too_large() {
         "{message}"
     );
     assert!(!message.contains("vvvvvvvv") && !format!("{e:?}").contains("vvvvvvvv"));
-    // A fault of an earlier secret comes first.
+    // The secret's own faults come first (as the C ABI reports them),
+    // and a fault of an earlier secret.
+    let oversized = vec![b'p'; MAX_PLACEHOLDER + 1];
+    secrets[last] = Secret::new(format!("S{last}"), value.clone()).with_placeholder(oversized);
+    assert!(
+        matches!(err(&secrets), CompileError::PlaceholderTooLong { index, .. } if index == last)
+    );
     secrets[1] = Secret::new("S1", "short");
     assert!(matches!(
         err(&secrets),

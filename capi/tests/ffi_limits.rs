@@ -183,4 +183,12 @@ fn secrets_past_the_total_of_values_are_too_large() {
         "{message}"
     );
     assert!(!message.contains("vvvvvvvv"), "{message}");
+    // The secret's own fault first, as `compile` reports it: its
+    // placeholder, over its limit, is not read.
+    let mut secrets = secrets;
+    let small = *b"sixteen bytes ok";
+    secrets[last].placeholder = small.as_ptr();
+    secrets[last].placeholder_len = TWO_GIB;
+    let (status, message) = compile_fails(&secrets);
+    assert_eq!(status, scrub_status::PlaceholderTooLong, "{message}");
 }

@@ -275,7 +275,7 @@ impl Engine {
         };
         #[cfg(not(fuzzing))]
         let exact = Exact::BySize;
-        Engine::compile_with(secrets, same_length, exact)
+        Engine::compile_within(secrets, same_length, exact, table::MAX_BYTES)
     }
 
     /// [`Engine::compile`] of a test's secrets, which fit.
@@ -284,23 +284,16 @@ impl Engine {
         Engine::compile(secrets, same_length).expect("a test's secrets fit an engine")
     }
 
-    /// [`Engine::compile_with`] of a test's secrets, which fit.
+    /// [`Engine::compile`] of a test's secrets, which fit, its exact
+    /// starts as `exact` says.
     #[cfg(test)]
     pub(crate) fn build_with(secrets: &[Secret], same_length: bool, exact: Exact) -> Engine {
-        Engine::compile_with(secrets, same_length, exact).expect("a test's secrets fit an engine")
-    }
-
-    /// [`Engine::compile`], its exact starts as `exact` says.
-    pub(crate) fn compile_with(
-        secrets: &[Secret],
-        same_length: bool,
-        exact: Exact,
-    ) -> Result<Engine, PatternsTooLarge> {
         Engine::compile_within(secrets, same_length, exact, table::MAX_BYTES)
+            .expect("a test's secrets fit an engine")
     }
 
-    /// [`Engine::compile_with`], each table of patterns holding at most
-    /// `table_bytes`.
+    /// [`Engine::compile`], its exact starts as `exact` says and each table
+    /// of patterns holding at most `table_bytes`.
     fn compile_within(
         secrets: &[Secret],
         same_length: bool,
