@@ -294,6 +294,29 @@ class MisuseTest(unittest.TestCase):
                 self.assertNotIn(self.VALUE, str(cm.exception))
                 self.assertNotIn("12345678", str(cm.exception))
 
+    def test_lone_surrogates_raise_value_error_without_the_value(self):
+        # Python's UnicodeEncodeError would quote the character and carry
+        # the whole string: neither reaches the caller.
+        value = "s3cr3t-\ud800-value"
+        for make in (
+            lambda: Scrubber([("A", value)]),
+            lambda: Scrubber([("A", self.VALUE, value)]),
+            lambda: Scrubber([{"name": "A", "value": value}]),
+            lambda: Scrubber([(value, self.VALUE)]),
+            lambda: Scrubber.from_json('[{"name": "A", "value": "' + value + '"}]'),
+            lambda: Scrubber([("A", self.VALUE)]).text(value),
+        ):
+            with self.assertRaises(ValueError) as cm:
+                make()
+            e = cm.exception
+            self.assertNotIsInstance(e, UnicodeError)
+            self.assertIn("lone surrogate at character", str(e))
+            for shown in (str(e), repr(e)):
+                self.assertNotIn("s3cr3t", shown)
+                self.assertNotIn("\ud800", shown)
+            self.assertIsNone(e.__context__)
+            self.assertIsNone(e.__cause__)
+
     def test_stream_cannot_be_made_directly(self):
         with self.assertRaises(TypeError):
             slicc_scrub.Stream()

@@ -364,12 +364,25 @@ def _as_bytes(data: object, what: str) -> bytes:
     raise TypeError(f"{what} must be bytes-like, not {type(data).__name__}")
 
 
+def _utf8(text: str, what: str) -> bytes:
+    """The UTF-8 bytes of ``text``; a ValueError naming ``what`` where it
+    holds a lone surrogate. Python's own UnicodeEncodeError quotes the
+    character and carries the whole string (``.object``), which may be a
+    secret value: it is raised outside the handler, so that it is not
+    chained to one."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        at = e.start
+    raise ValueError(f"{what} is not valid Unicode: a lone surrogate at character {at} (pass bytes)")
+
+
 def _secret_bytes(value: object, i: int, field: str) -> bytes:
     # The message names the field and the secret's index, never the value.
     if value is None:
         return b""
     if isinstance(value, str):
-        return value.encode("utf-8")
+        return _utf8(value, f"secret {i}: {field}")
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     raise TypeError(f"secret {i}: {field} must be bytes or str, not {type(value).__name__}")
@@ -403,7 +416,7 @@ def _normalise(secrets: Iterable[SecretLike]) -> List[Tuple[bytes, bytes, bytes]
         if value is None:
             raise TypeError(f"secret {i}: no value")
         if isinstance(name, str):
-            name = name.encode("utf-8")
+            name = _utf8(name, f"secret {i}: name")
         if not isinstance(name, bytes):
             raise TypeError(f"secret {i}: name must be str or bytes")
         if b"\0" in name:
@@ -466,7 +479,7 @@ class Scrubber:
         """Compiles secrets given as JSON text (the vectors' format, as
         ``scrub_compile_json``): ``[{"name", "value" or "valueHex",
         "placeholder" or "placeholderHex"}]``."""
-        data = text.encode("utf-8") if isinstance(text, str) else _as_bytes(text, "text")
+        data = _utf8(text, "the secrets JSON") if isinstance(text, str) else _as_bytes(text, "text")
         self = cls.__new__(cls)
         self._handle = ctypes.c_void_p()
         self._finalizer = None
@@ -509,7 +522,7 @@ class Scrubber:
         becomes U+FFFD."""
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        output, hits = self.bytes(text.encode("utf-8"))
+        output, hits = self.bytes(_utf8(text, "text"))
         return Result(output.decode("utf-8", "replace"), hits)
 
     def stream(self) -> "Stream":
