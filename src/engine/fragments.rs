@@ -99,6 +99,17 @@ impl Run {
         }
     }
 
+    /// Keeps no more than the last `len` bytes of the run (the suffix of
+    /// that length, in its state): where no start before them can still be
+    /// a candidate. Each link walked makes the run shorter for good, and
+    /// a byte makes it at most one longer: a link a byte, amortised.
+    pub(crate) fn keep_last(&mut self, sam: &SuffixAutomaton, len: u64) {
+        if u64::from(self.len) > len {
+            self.len = len as u32;
+            self.state = sam.shorten(self.state, self.len);
+        }
+    }
+
     /// Takes the first bytes of `input`, as many as go on along the first
     /// occurrence of a match of [`FOLLOW`] bytes or more (see
     /// [`SuffixAutomaton::follow`]); returns how many. Each makes the match

@@ -160,6 +160,13 @@ const INLINE_EDGES: usize = 4;
 /// edges and of 5 to 8 (a 1 B push at 10 tokens 0.92 x).
 const LARGE_FROM: usize = 1 << 16;
 
+#[cfg(test)]
+thread_local! {
+    /// Suffix links read on this thread: what a walk down them costs, for
+    /// the tests that hold a push's work bounded.
+    pub(crate) static LINKS_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 pub(crate) const ROOT: u32 = 0;
 const NONE: u32 = u32::MAX;
 
@@ -387,6 +394,8 @@ impl SuffixAutomaton {
 
     #[inline]
     pub(crate) fn link(&self, state: u32) -> u32 {
+        #[cfg(test)]
+        LINKS_READ.with(|read| read.set(read.get() + 1));
         self.states[state as usize].link
     }
 
@@ -466,7 +475,10 @@ impl SuffixAutomaton {
     /// where `longest` is a length of the state's own strings (a match
     /// shorter than a window most often is): the lengths of its strings
     /// below it pass only if it does (they have the same room), and those
-    /// of the states down the link are summed up in the state.
+    /// of the states down the link are summed up in the state; one read too
+    /// where all of them are down the link and that sum is no longer than
+    /// `longest` (always where it is 15). Else a walk down the links, of
+    /// at most `longest` states below the one that holds that length.
     #[inline]
     pub(crate) fn window_prefix_len(&self, state: u32, len: u32, longest: u32) -> u32 {
         debug_assert!(longest <= len.min(SHORT));
@@ -582,17 +594,23 @@ impl SuffixAutomaton {
 }
 
 /// [`SuffixAutomaton::window_prefix_len`] from a state's word alone, where
-/// `longest` is a length of the state's own strings (`None` where it is
-/// not: it lies down the link).
+/// `longest` is a length of the state's own strings, or where it lies down
+/// the link but is no shorter than the shorter window prefix there (`None`
+/// where it is shorter: lengths down the link must be looked at one by
+/// one).
 #[inline(always)]
 fn window_prefix_in(word: u32, longest: u32) -> Option<u32> {
+    let shorter = word >> SHORTER_AT & SHORT;
     if longest <= (word >> BELOW_AT & SHORT) {
-        return None;
+        // Every length up to `longest` lies down the link, and `shorter` is
+        // the longest window prefix of them all (the walk down, link by
+        // link, is as long as the run in a value that repeats itself).
+        return (shorter <= longest).then_some(shorter);
     }
     if (word >> ROOM_AT & 31) + longest >= FRAGMENT as u32 {
         return Some(longest);
     }
-    Some(word >> SHORTER_AT & SHORT)
+    Some(shorter)
 }
 
 /// Text positions between two checkpoints of the prefix states.
