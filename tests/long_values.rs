@@ -208,6 +208,37 @@ fn keys_sharing_a_header() {
     check_set(&mut rng, &secrets, 42, "keys sharing a header");
 }
 
+/// Documents that share a long head with characters that JSON, percent
+/// and HTML escape (as the keys of service accounts do): their JSON,
+/// percent and HTML forms share 50 bytes and more past the automata's
+/// bounded prefix across hundreds of patterns, among which the filter
+/// finds by their order the longest the input begins with. Some values
+/// begin others, and some end in a byte or two past the head, so that the
+/// input begins several patterns at once and only the longest may win.
+#[test]
+fn documents_sharing_a_long_head() {
+    let mut rng = Rng::new(806);
+    let head: &[u8] = b"{\"type\": \"service_account\", \"project_id\": \"<a&b> ";
+    let mut secrets: Vec<RefSecret> = Vec::new();
+    for i in 0..160 {
+        let value = match i % 4 {
+            // A value that begins the one before.
+            3 => {
+                let before = &secrets.last().expect("three made before").value;
+                [&before[..], &random_value(&mut rng, 1, 6)[..]].concat()
+            }
+            2 => [head, &random_value(&mut rng, 1, 3)[..]].concat(),
+            _ => [head, &random_value(&mut rng, 4, 40)[..]].concat(),
+        };
+        let value = without_line_breaks_at_ends(value);
+        if secrets.iter().any(|s| s.value == value) {
+            continue;
+        }
+        secrets.push(ref_secret(&format!("SA{i}"), value, None));
+    }
+    check_set(&mut rng, &secrets, 70, "documents sharing a long head");
+}
+
 /// Periodic values (`aaaa…`, `abab…`, a unit repeated, sometimes with the
 /// last byte changed) in input that repeats them in every encoding, longer
 /// and shorter runs included: every start of the periodic part is a

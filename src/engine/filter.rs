@@ -474,7 +474,7 @@ fn direct_at(
             // Only those that go on with the next bytes can match or be
             // open.
             let after = input.get(start + len..).unwrap_or_default();
-            for id in table.longer_going_on(id, &after[..after.len().min(GRAM)]) {
+            for id in table.longer_agreeing(id, after) {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
                     Outcome::Full => {

@@ -16,6 +16,13 @@ use super::wipe::{self, Wiped};
 /// Bytes of a pattern the automaton holds.
 pub(crate) const PREFIX: usize = 16;
 
+/// Patterns of one prefix from which [`Table::longer_agreeing`] searches
+/// their order; fewer are looked at one by one.
+const SEARCHED_FROM: usize = 16;
+/// Patterns that [`Table::longer_agreeing`] passes, back from where the
+/// input sorts among them, looking for the longest it begins with.
+const WALKED_BACK: usize = 16;
+
 /// Who a candidate of one distinct pattern belongs to. Identical patterns of
 /// several secrets are one entry: the tie rule (form, then secret index)
 /// picks the owner once, at compile time.
@@ -85,7 +92,7 @@ pub(crate) struct Table {
     /// that a prefix takes 8 bytes and 4 a pattern, not a list of its own.
     exact: Wiped<u32>,
     longer_from: Vec<u32>,
-    /// Within a prefix, by the byte that follows it (then by id): wiped,
+    /// Within a prefix, in the order of the bytes that follow it: wiped,
     /// since that order says something of the patterns.
     longer: Wiped<u32>,
     /// That byte of each of `longer` (wiped: pattern bytes).
@@ -152,10 +159,60 @@ impl Table {
         id: usize,
         after: &[u8],
     ) -> impl Iterator<Item = u32> + 'a {
+        let range = (
+            self.longer_from[id] as usize,
+            self.longer_from[id + 1] as usize,
+        );
+        self.going_on_in(range, after)
+    }
+
+    /// [`Table::longer_going_on`] where `after` is all the input has after
+    /// the prefix, for its direct patterns (in the input, not the view).
+    /// Where many patterns share the prefix and more (the JSON of a
+    /// thousand service accounts' keys shares 50 bytes), their order finds
+    /// at once those that could match: the longest one the input begins
+    /// with (for the longest candidate wins, and a shorter one there never
+    /// does) and those that begin with the whole input (the input ends in
+    /// them: they are open). Where that is not found within a few steps,
+    /// as [`Table::longer_going_on`].
+    #[inline]
+    pub(crate) fn longer_agreeing<'a>(
+        &'a self,
+        id: usize,
+        after: &'a [u8],
+    ) -> impl Iterator<Item = u32> + 'a {
         let (from, to) = (
             self.longer_from[id] as usize,
             self.longer_from[id + 1] as usize,
         );
+        let tail = |i: usize| &self.pattern(self.longer[i])[PREFIX..];
+        let (range, longest) = if to - from < SEARCHED_FROM {
+            ((from, to), None)
+        } else {
+            // Tails that the input begins with sort before it, the longer
+            // later; those that begin with the input, from it on.
+            let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
+            let at = from + self.longer[from..to].partition_point(|&id| tail_of(id) < after);
+            let open =
+                at + self.longer[at..to].partition_point(|&id| tail_of(id).starts_with(after));
+            let back = (from..at).rev().take(WALKED_BACK);
+            match back.clone().find(|&i| after.starts_with(tail(i))) {
+                Some(i) => ((at, open), Some(self.longer[i])),
+                None if at - from <= WALKED_BACK => ((at, open), None),
+                None => ((from, open), None),
+            }
+        };
+        self.going_on_in(range, after).chain(longest)
+    }
+
+    /// The patterns of `longer[range]` that agree with `after` on up to 8
+    /// bytes (see [`Table::longer_going_on`]).
+    #[inline]
+    fn going_on_in<'a>(
+        &'a self,
+        (from, to): (usize, usize),
+        after: &[u8],
+    ) -> impl Iterator<Item = u32> + 'a {
         let avail = after.len().min(8);
         let (from, to) = match after.first() {
             None => (from, to),
@@ -357,7 +414,8 @@ impl TableBuilder {
         let next = |id: u32| pattern(id)[PREFIX];
         for p in 0..first.len() {
             let (from, to) = (longer_from[p] as usize, longer_from[p + 1] as usize);
-            longer[from..to].sort_unstable_by_key(|&id| (next(id), id));
+            longer[from..to]
+                .sort_unstable_by(|&a, &b| pattern(a)[PREFIX..].cmp(&pattern(b)[PREFIX..]));
         }
         let mut longer_next = wipe::with_capacity(longer.len());
         longer_next.extend(longer.iter().map(|&id| next(id)));
