@@ -73,7 +73,14 @@ pub(super) fn find(
     // The direct filter reads the input first (the view's then finds it in
     // the cache): it asks for it ahead where it is not there yet.
     let run = filter_direct(
-        engine, input, base, stepper, carried, candidates, scratch, read_ahead,
+        engine,
+        input,
+        base,
+        stepper,
+        carried,
+        candidates,
+        (scratch, direct_opens),
+        read_ahead,
     );
     push_sorted(scratch, &engine.direct_table, direct_opens);
     if ask_end {
@@ -106,7 +113,7 @@ fn filter_direct(
     stepper: &StepperStart<'_>,
     carried: (Run, usize),
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    (opens, spans): (&mut Vec<Open>, &mut Opens),
     read_ahead: bool,
 ) -> Option<Run> {
     let index = &engine.direct_seeds;
@@ -144,8 +151,9 @@ fn filter_direct(
         for offset in high_first(index.get(word)) {
             if let Some(start) = at.checked_sub(offset) {
                 let verify = &mut verifier;
+                let open = (&mut *opens, &mut *spans);
                 direct_at(
-                    engine, input, base, start, stepper, candidates, opens, verify,
+                    engine, input, base, start, stepper, candidates, open, verify,
                 );
             }
         }
@@ -441,7 +449,8 @@ fn high_first(mut bits: u64) -> impl Iterator<Item = usize> {
 /// The direct patterns that start at `start`: an anchored walk of the
 /// prefix automaton, then the rest of each longer pattern compared. One
 /// still open at the end, from before the stepper's start, goes to
-/// `opens`.
+/// `opens`, or, where its prefix's patterns are verified together (see
+/// `Table::spanned`), to `spans` with the others still open.
 #[allow(clippy::too_many_arguments)]
 fn direct_at(
     engine: &Engine,
@@ -450,7 +459,7 @@ fn direct_at(
     start: usize,
     stepper: &StepperStart<'_>,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    (opens, spans): (&mut Vec<Open>, &mut Opens),
     verifier: &mut Verifier,
 ) {
     let automaton = &engine.direct;
@@ -474,7 +483,13 @@ fn direct_at(
             // Only those that go on with the next bytes can match or be
             // open.
             let after = input.get(start + len..).unwrap_or_default();
-            for id in table.longer_agreeing(id, after) {
+            let (longer, open) = table.longer_agreeing(id, after);
+            if let Some(range) = open.filter(|_| start < stepper.get()) {
+                // Each agrees with the input to its end, which it passes.
+                let matched = (stepper.get() - start) as u32;
+                spans.push_span(range, base + start as u64, matched);
+            }
+            for id in longer {
                 let reach = verifier.verify(table, id, input, start as u64, len, start + len);
                 match reach.outcome {
                     Outcome::Full => {

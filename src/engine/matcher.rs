@@ -787,6 +787,10 @@ impl Matcher {
             if let Some(exact) = exact {
                 offer_direct(engine, &mut self.candidates, exact, start, len as u64);
             }
+            if let Some(range) = engine.direct_table.spanned(id) {
+                self.direct_opens.push_span(range, start, len as u32);
+                continue;
+            }
             for &id in longer {
                 let open = Open {
                     id,
@@ -809,6 +813,10 @@ impl Matcher {
             let (exact, longer) = engine.view_table.prefix(id);
             if let Some(exact) = exact {
                 offer_view(engine, &mut self.candidates, exact, start, at + 1 - start);
+            }
+            if let Some(range) = engine.view_table.spanned(id) {
+                self.view_opens.push_span(range, start, len as u32);
+                continue;
             }
             for &id in longer {
                 let open = Open {

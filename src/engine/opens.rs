@@ -91,10 +91,45 @@ impl Group {
     }
 }
 
+/// The longer patterns of one prefix that its match at `start` opens,
+/// verified together (see `table::SPANNED`): `lo..hi` of their order in
+/// the table, each longer than `matched` bytes, which all of them agree
+/// with the input on. A byte narrows the range to those that go on with
+/// it (they are together in that order), and the one it completes is the
+/// first of them (the others go on past it).
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Span {
+    lo: u32,
+    hi: u32,
+    start: u64,
+    matched: u32,
+}
+
+impl Span {
+    /// Reads `byte`; false when no pattern is left. `complete(id, start)`
+    /// for the one that matched whole.
+    #[inline]
+    fn step(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
+        let (mut lo, hi) = table.narrowed((self.lo, self.hi), self.matched as usize, byte);
+        if lo == hi {
+            return false;
+        }
+        self.matched += 1;
+        let first = table.longer_at(lo);
+        if table.pattern_len(first) == self.matched as usize {
+            complete(first, self.start);
+            lo += 1;
+        }
+        (self.lo, self.hi) = (lo, hi);
+        lo < hi
+    }
+}
+
 /// The open verifications of one automaton.
 #[derive(Clone)]
 pub(crate) struct Opens {
     list: Vec<Group>,
+    spans: Vec<Span>,
 }
 
 impl Default for Opens {
@@ -102,6 +137,7 @@ impl Default for Opens {
     fn default() -> Opens {
         Opens {
             list: Vec::with_capacity(8),
+            spans: Vec::new(),
         }
     }
 }
@@ -132,12 +168,24 @@ impl Opens {
         });
     }
 
+    /// Opens the longer patterns `longer[lo..hi]` of a prefix (see
+    /// [`Table::spanned`]) that matched `matched` bytes from `start`.
+    pub(crate) fn push_span(&mut self, (lo, hi): (u32, u32), start: u64, matched: u32) {
+        self.spans.push(Span {
+            lo,
+            hi,
+            start,
+            matched,
+        });
+    }
+
     pub(crate) fn clear(&mut self) {
         self.list.clear();
+        self.spans.clear();
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.list.is_empty() && self.spans.is_empty()
     }
 
     /// Reads the (view) byte at `at`: each open either takes it, completes
@@ -148,6 +196,10 @@ impl Opens {
     pub(crate) fn step(&mut self, table: &Table, byte: u8, mut complete: impl FnMut(u32, u64)) {
         self.list
             .retain_mut(|group| group.step(table, byte, &mut complete));
+        if !self.spans.is_empty() {
+            self.spans
+                .retain_mut(|span| span.step(table, byte, &mut complete));
+        }
     }
 
     /// Reads `bytes`, which start at position `base` (with `view`, only
@@ -191,15 +243,28 @@ impl Opens {
             }
             true
         });
+        self.spans.retain_mut(|span| {
+            for (at, &byte) in (base..).zip(bytes) {
+                if view && (byte == b'\r' || byte == b'\n') {
+                    continue;
+                }
+                let mut completed = |id, start| complete(id, start, at + 1);
+                if !span.step(table, byte, &mut completed) {
+                    return false;
+                }
+            }
+            true
+        });
     }
 
     /// Forgets every open that starts before `position`: a match decided
     /// there covers its start.
     pub(crate) fn drop_before(&mut self, table: &Table, position: u64) {
         // Every push decides something: most find nothing open.
-        if self.list.is_empty() {
+        if self.is_empty() {
             return;
         }
+        self.spans.retain(|span| span.start >= position);
         self.list.retain_mut(|group| {
             while group.oldest < position {
                 if !group.pop_oldest(table) {
@@ -213,6 +278,7 @@ impl Opens {
     /// Forgets every open that starts at or after `position`: the filter
     /// finds those again.
     pub(crate) fn drop_from(&mut self, position: u64) {
+        self.spans.retain(|span| span.start < position);
         self.list.retain_mut(|group| {
             while group.newer.back().is_some_and(|&start| start >= position) {
                 group.newer.pop_back();
@@ -223,14 +289,15 @@ impl Opens {
 
     /// The earliest start of an open verification.
     pub(crate) fn earliest(&self) -> Option<u64> {
-        self.list.iter().map(|g| g.oldest).min()
+        let spans = self.spans.iter().map(|span| span.start);
+        self.list.iter().map(|g| g.oldest).chain(spans).min()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::table::TableBuilder;
+    use crate::engine::table::{PREFIX, TableBuilder};
     use crate::form::Form;
 
     fn table(patterns: &[&[u8]]) -> Table {
@@ -447,5 +514,108 @@ mod tests {
         }
         assert_eq!(opens.list.len(), 1);
         assert_eq!(opens.earliest(), Some(0));
+    }
+
+    /// Spans (the longer patterns of one prefix verified together, as
+    /// `Table::spanned` marks them) complete every pattern at every start
+    /// and leave open what brute force does: many patterns that share a
+    /// long head, some the beginning of others, in random input that holds
+    /// them whole, cut short and changed, stepped a byte at a time and
+    /// advanced over slices.
+    #[test]
+    fn spans_match_every_start() {
+        let mut next = crate::engine::xorshift(17);
+        let head = b"{\"type\": \"svc\", \"id\": \"";
+        let mut patterns: Vec<Vec<u8>> = Vec::new();
+        while patterns.len() < 60 {
+            let mut p = head.to_vec();
+            if !patterns.is_empty() && next().is_multiple_of(3) {
+                p = patterns[(next() % patterns.len() as u64) as usize].clone();
+            }
+            for _ in 0..1 + next() % 6 {
+                p.push(b"ab\"x"[(next() % 4) as usize]);
+            }
+            if !patterns.contains(&p) {
+                patterns.push(p);
+            }
+        }
+        let refs: Vec<&[u8]> = patterns.iter().map(|p| &p[..]).collect();
+        let table = table(&refs);
+        let prefix = &head[..PREFIX];
+        let spanned = (0..table.len())
+            .find_map(|id| table.spanned(id))
+            .expect("60 patterns of one prefix, none periodic");
+        assert_eq!(spanned.1 - spanned.0, 60);
+        for round in 0..40 {
+            let mut input = Vec::new();
+            while input.len() < 400 {
+                let p = &patterns[(next() % 60) as usize];
+                let cut = if next().is_multiple_of(2) {
+                    p.len()
+                } else {
+                    (next() as usize) % p.len()
+                };
+                input.extend_from_slice(&p[..cut]);
+                if next().is_multiple_of(4) {
+                    input.push(b"ab\"x{"[(next() % 5) as usize]);
+                }
+            }
+            let slices = round % 2 == 1;
+            let mut opens = Opens::default();
+            let mut found = Vec::new();
+            let mut at = 0;
+            while at < input.len() {
+                let to = if slices {
+                    (at + 1 + (next() % 9) as usize).min(input.len())
+                } else {
+                    at + 1
+                };
+                if slices {
+                    opens.advance(&table, false, &input[at..to], at as u64, |id, start, _| {
+                        found.push((id, start))
+                    });
+                } else {
+                    opens.step(&table, input[at], |id, start| found.push((id, start)));
+                }
+                // Prefixes that end in what was read open (a span each).
+                for end in at + 1..=to {
+                    if end >= PREFIX && &input[end - PREFIX..end] == prefix {
+                        let start = (end - PREFIX) as u64;
+                        let mut rest = Opens::default();
+                        rest.push_span(spanned, start, PREFIX as u32);
+                        rest.advance(
+                            &table,
+                            false,
+                            &input[end..to],
+                            end as u64,
+                            |id, start, _| found.push((id, start)),
+                        );
+                        opens.spans.extend(rest.spans);
+                    }
+                }
+                at = to;
+            }
+            found.sort_unstable();
+            let mut expected = Vec::new();
+            for (id, p) in (0..table.len() as u32).map(|id| (id, table.pattern(id))) {
+                for start in 0..input.len() {
+                    if p.len() > PREFIX && input[start..].starts_with(p) {
+                        expected.push((id, start as u64));
+                    }
+                }
+            }
+            expected.sort_unstable();
+            assert_eq!(found, expected, "round {round}");
+            let open_starts: Vec<u64> = (0..=input.len() - PREFIX)
+                .filter(|&s| {
+                    refs.iter()
+                        .any(|p| p.len() > input.len() - s && p.starts_with(&input[s..]))
+                })
+                .map(|s| s as u64)
+                .collect();
+            let mut left: Vec<u64> = opens.spans.iter().map(|span| span.start).collect();
+            left.sort_unstable();
+            assert_eq!(left, open_starts, "round {round}");
+        }
     }
 }

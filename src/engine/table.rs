@@ -22,6 +22,13 @@ const SEARCHED_FROM: usize = 16;
 /// Patterns that [`Table::longer_agreeing`] passes, back from where the
 /// input sorts among them, looking for the longest it begins with.
 const WALKED_BACK: usize = 16;
+/// The mark, in `Table::longer_from`, of a prefix whose longer patterns
+/// (at least [`SEARCHED_FROM`], none periodic past the prefix) the stepper
+/// verifies together, as one range of their order that narrows at each
+/// byte (`opens.rs`), where one verification each stepped them all: with
+/// a thousand documents of one head, a thousand steps a byte. A periodic
+/// one is verified alone, in the group of its starts.
+const SPANNED: u32 = 1 << 31;
 
 /// Who a candidate of one distinct pattern belongs to. Identical patterns of
 /// several secrets are one entry: the tie rule (form, then secret index)
@@ -137,11 +144,42 @@ impl Table {
     #[inline]
     pub(crate) fn prefix(&self, id: usize) -> (Option<u32>, &[u32]) {
         let exact = self.exact[id];
-        let (from, to) = (self.longer_from[id], self.longer_from[id + 1]);
-        (
-            (exact != NONE).then_some(exact),
-            &self.longer[from as usize..to as usize],
-        )
+        let (from, to) = self.longer_range(id);
+        ((exact != NONE).then_some(exact), &self.longer[from..to])
+    }
+
+    /// Where the longer patterns of prefix `id` are in `longer`.
+    #[inline]
+    fn longer_range(&self, id: usize) -> (usize, usize) {
+        let from = self.longer_from[id] & !SPANNED;
+        let to = self.longer_from[id + 1] & !SPANNED;
+        (from as usize, to as usize)
+    }
+
+    /// The longer patterns of prefix `id` as a range of `longer`, where
+    /// they are verified together (see [`SPANNED`]).
+    #[inline]
+    pub(crate) fn spanned(&self, id: usize) -> Option<(u32, u32)> {
+        let (from, to) = self.longer_range(id);
+        (self.longer_from[id] & SPANNED != 0).then_some((from as u32, to as u32))
+    }
+
+    /// The pattern at `at` in `longer`.
+    #[inline]
+    pub(crate) fn longer_at(&self, at: u32) -> u32 {
+        self.longer[at as usize]
+    }
+
+    /// Of `longer[lo..hi]`, patterns longer than `matched` bytes that agree
+    /// on their first `matched`, those whose next byte is `byte`: a range
+    /// too, in their order.
+    #[inline]
+    pub(crate) fn narrowed(&self, (lo, hi): (u32, u32), matched: usize, byte: u8) -> (u32, u32) {
+        let range = &self.longer[lo as usize..hi as usize];
+        let at = |id: u32| self.pattern(id)[matched];
+        let low = range.partition_point(|&id| at(id) < byte);
+        let high = low + range[low..].partition_point(|&id| at(id) == byte);
+        (lo + low as u32, lo + high as u32)
     }
 
     /// The longer patterns of prefix `id` that agree with `after`, the
@@ -159,11 +197,7 @@ impl Table {
         id: usize,
         after: &[u8],
     ) -> impl Iterator<Item = u32> + 'a {
-        let range = (
-            self.longer_from[id] as usize,
-            self.longer_from[id + 1] as usize,
-        );
-        self.going_on_in(range, after)
+        self.going_on_in(self.longer_range(id), after)
     }
 
     /// [`Table::longer_going_on`] where `after` is all the input has after
@@ -175,34 +209,41 @@ impl Table {
     /// does) and those that begin with the whole input (the input ends in
     /// them: they are open). Where that is not found within a few steps,
     /// as [`Table::longer_going_on`].
+    /// Where the prefix's patterns are verified together (see
+    /// [`Table::spanned`]), those that go on past the input's end are
+    /// given apart, as a range of `longer`, not verified: they all agree
+    /// with the input to its end.
     #[inline]
     pub(crate) fn longer_agreeing<'a>(
         &'a self,
         id: usize,
         after: &'a [u8],
-    ) -> impl Iterator<Item = u32> + 'a {
-        let (from, to) = (
-            self.longer_from[id] as usize,
-            self.longer_from[id + 1] as usize,
-        );
+    ) -> (impl Iterator<Item = u32> + 'a, Option<(u32, u32)>) {
+        let (from, to) = self.longer_range(id);
         let tail = |i: usize| &self.pattern(self.longer[i])[PREFIX..];
-        let (range, longest) = if to - from < SEARCHED_FROM {
-            ((from, to), None)
+        let (range, longest, open) = if to - from < SEARCHED_FROM {
+            ((from, to), None, None)
         } else {
             // Tails that the input begins with sort before it, the longer
-            // later; those that begin with the input, from it on.
+            // later; those that begin with the input, from it on (first
+            // the one that is the input whole, if any).
             let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
             let at = from + self.longer[from..to].partition_point(|&id| tail_of(id) < after);
-            let open =
+            let end =
                 at + self.longer[at..to].partition_point(|&id| tail_of(id).starts_with(after));
+            let past = at + usize::from(at < end && tail(at).len() == after.len());
+            let (verified, open) = match self.spanned(id) {
+                Some(_) if past < end => ((at, past), Some((past as u32, end as u32))),
+                _ => ((at, end), None),
+            };
             let back = (from..at).rev().take(WALKED_BACK);
             match back.clone().find(|&i| after.starts_with(tail(i))) {
-                Some(i) => ((at, open), Some(self.longer[i])),
-                None if at - from <= WALKED_BACK => ((at, open), None),
-                None => ((from, open), None),
+                Some(i) => (verified, Some(self.longer[i]), open),
+                None if at - from <= WALKED_BACK => (verified, None, open),
+                None => ((from, end), None, None),
             }
         };
-        self.going_on_in(range, after).chain(longest)
+        (self.going_on_in(range, after).chain(longest), open)
     }
 
     /// The patterns of `longer[range]` that agree with `after` on up to 8
@@ -417,17 +458,33 @@ impl TableBuilder {
             longer[from..to]
                 .sort_unstable_by(|&a, &b| pattern(a)[PREFIX..].cmp(&pattern(b)[PREFIX..]));
         }
-        let mut longer_next = wipe::with_capacity(longer.len());
-        longer_next.extend(longer.iter().map(|&id| next(id)));
-        let mut longer_rest = wipe::with_capacity(longer.len());
-        longer_rest.extend(longer.iter().map(|&id| rest_of(&pattern(id)[PREFIX..])));
-        let periods = spans
+        let periods: Vec<u32> = spans
             .iter()
             .map(|&(from, to)| {
                 let period = Period::of(&bytes[from as usize..to as usize]);
                 (period.r << 5) | (period.q - 1)
             })
             .collect();
+        // A periodic one joins the group of its starts (see `Opens::push`).
+        let alone = |id: u32| {
+            let packed = periods[id as usize];
+            PREFIX as u32 + (packed & 31) + 1 > packed >> 5
+        };
+        let mut longer_from = longer_from;
+        assert!(
+            longer.len() < SPANNED as usize,
+            "ranges of longer within 31 bits"
+        );
+        for p in 0..first.len() {
+            let (from, to) = (longer_from[p] as usize, longer_from[p + 1] as usize);
+            if to - from >= SEARCHED_FROM && longer[from..to].iter().all(|&id| alone(id)) {
+                longer_from[p] |= SPANNED;
+            }
+        }
+        let mut longer_next = wipe::with_capacity(longer.len());
+        longer_next.extend(longer.iter().map(|&id| next(id)));
+        let mut longer_rest = wipe::with_capacity(longer.len());
+        longer_rest.extend(longer.iter().map(|&id| rest_of(&pattern(id)[PREFIX..])));
         // Shared bytes leave room unused.
         let bytes = wipe::exact(bytes);
         Table {
