@@ -6,7 +6,10 @@
 //! A periodic pattern (`aaaa…` in hex is `6161…`) in input that repeats it
 //! has an open at every period: its opens are kept as one group that
 //! expects one byte at a time, so a byte costs the same for one open as for
-//! thousands (see [`Period`]).
+//! thousands (see [`Period`]). Many patterns that share their prefix (the
+//! keys of a thousand service accounts share 50 bytes of JSON) are opened
+//! together, as one [`Span`] of their order that narrows at each byte: a
+//! byte costs two binary searches, not a step each.
 
 use std::collections::VecDeque;
 
