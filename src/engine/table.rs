@@ -209,6 +209,7 @@ impl Table {
     /// does) and those that begin with the whole input (the input ends in
     /// them: they are open). Where that is not found within a few steps,
     /// as [`Table::longer_going_on`].
+    ///
     /// Where the prefix's patterns are verified together (see
     /// [`Table::spanned`]), those that go on past the input's end are
     /// given apart, as a range of `longer`, not verified: they all agree
@@ -220,14 +221,14 @@ impl Table {
         after: &'a [u8],
     ) -> (impl Iterator<Item = u32> + 'a, Option<(u32, u32)>) {
         let (from, to) = self.longer_range(id);
-        let tail = |i: usize| &self.pattern(self.longer[i])[PREFIX..];
+        let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
+        let tail = |i: usize| tail_of(self.longer[i]);
         let (range, longest, open) = if to - from < SEARCHED_FROM {
             ((from, to), None, None)
         } else {
             // Tails that the input begins with sort before it, the longer
             // later; those that begin with the input, from it on (first
             // the one that is the input whole, if any).
-            let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
             let at = from + self.longer[from..to].partition_point(|&id| tail_of(id) < after);
             let end =
                 at + self.longer[at..to].partition_point(|&id| tail_of(id).starts_with(after));
