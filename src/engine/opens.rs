@@ -94,6 +94,51 @@ impl Group {
     }
 }
 
+/// What reads the input a byte at a time: a [`Group`] or a [`Span`].
+trait ReadsBytes {
+    /// Reads `byte`; false when nothing is left. `complete(id, start)` for
+    /// a pattern matched whole.
+    fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool;
+}
+
+impl ReadsBytes for Group {
+    #[inline]
+    fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
+        self.step(table, byte, complete)
+    }
+}
+
+impl ReadsBytes for Span {
+    #[inline]
+    fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
+        self.step(table, byte, complete)
+    }
+}
+
+/// Steps `open` over `bytes`, which start at position `base` (with
+/// `view`, only those that are no CR or LF): `complete(id, start, end)`
+/// for a pattern matched whole, `end` after its last byte; false once
+/// nothing is left.
+fn step_over(
+    open: &mut impl ReadsBytes,
+    table: &Table,
+    view: bool,
+    bytes: &[u8],
+    base: u64,
+    complete: &mut impl FnMut(u32, u64, u64),
+) -> bool {
+    for (at, &byte) in (base..).zip(bytes) {
+        if view && (byte == b'\r' || byte == b'\n') {
+            continue;
+        }
+        let mut completed = |id, start| complete(id, start, at + 1);
+        if !open.read(table, byte, &mut completed) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The longer patterns of one prefix that its match at `start` opens,
 /// verified together (see `table::SPANNED`): `lo..hi` of their order in
 /// the table, each longer than `matched` bytes, which all of them agree
@@ -235,29 +280,10 @@ impl Opens {
                     Outcome::Mismatch => false,
                 };
             }
-            for (at, &byte) in (base..).zip(bytes) {
-                if view && (byte == b'\r' || byte == b'\n') {
-                    continue;
-                }
-                let mut completed = |id, start| complete(id, start, at + 1);
-                if !group.step(table, byte, &mut completed) {
-                    return false;
-                }
-            }
-            true
+            step_over(group, table, view, bytes, base, &mut complete)
         });
-        self.spans.retain_mut(|span| {
-            for (at, &byte) in (base..).zip(bytes) {
-                if view && (byte == b'\r' || byte == b'\n') {
-                    continue;
-                }
-                let mut completed = |id, start| complete(id, start, at + 1);
-                if !span.step(table, byte, &mut completed) {
-                    return false;
-                }
-            }
-            true
-        });
+        self.spans
+            .retain_mut(|span| step_over(span, table, view, bytes, base, &mut complete));
     }
 
     /// Forgets every open that starts before `position`: a match decided
