@@ -194,12 +194,13 @@ impl Opens {
     /// Adds an open. It joins the latest group of its pattern when it
     /// starts one period after that group's newest member.
     pub(crate) fn push(&mut self, table: &Table, open: Open) {
-        let Period { q, r } = table.period(open.id);
+        let period = table.period(open.id);
+        let Period { q, r } = period;
         // A group's newest member has matched `open.matched + q` bytes, at
         // most `r`: a pattern without such a period (most) joins none, and
         // is not looked for among what is open (thousands of patterns that
         // share a prefix open at once).
-        if open.matched + q <= r
+        if period.groups_at(open.matched)
             && let Some(group) = self.list.iter_mut().rev().find(|g| g.id == open.id)
             && group.matched <= r
             && group.newest_matched(q) == open.matched + q

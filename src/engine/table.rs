@@ -58,6 +58,28 @@ pub(crate) struct Period {
 }
 
 impl Period {
+    /// Whether an open of a pattern of this period that has matched
+    /// `matched` bytes can join the group of an earlier start (see
+    /// `Opens::push`): one period further on is still periodic.
+    #[inline]
+    pub(crate) fn groups_at(self, matched: u32) -> bool {
+        matched + self.q <= self.r
+    }
+
+    /// In one word, as a table keeps it (`q` is at most 32).
+    fn packed(self) -> u32 {
+        (self.r << 5) | (self.q - 1)
+    }
+
+    /// A period [`Period::packed`].
+    #[inline]
+    fn unpacked(packed: u32) -> Period {
+        Period {
+            q: (packed & 31) + 1,
+            r: packed >> 5,
+        }
+    }
+
     /// How many bytes `pattern` (of this period) agrees with itself shifted
     /// by `d`, when the period says (`d` a multiple of `q`, below `r`).
     #[inline]
@@ -127,11 +149,7 @@ impl Table {
 
     #[inline]
     pub(crate) fn period(&self, id: u32) -> Period {
-        let packed = self.periods[id as usize];
-        Period {
-            q: (packed & 31) + 1,
-            r: packed >> 5,
-        }
+        Period::unpacked(self.periods[id as usize])
     }
 
     pub(crate) fn pattern_len(&self, id: u32) -> usize {
@@ -452,7 +470,7 @@ impl TableBuilder {
             .filter(|&(id, _)| pattern(id as u32).len() > PREFIX)
             .map(|(id, &p)| (p as usize, id as u32));
         let mut longer = wipe::with_capacity(longer_of.clone().count());
-        let longer_from = layout::by_group(first.len(), longer_of, &mut longer);
+        let mut longer_from = layout::by_group(first.len(), longer_of, &mut longer);
         let next = |id: u32| pattern(id)[PREFIX];
         for p in 0..first.len() {
             let (from, to) = (longer_from[p] as usize, longer_from[p + 1] as usize);
@@ -461,17 +479,10 @@ impl TableBuilder {
         }
         let periods: Vec<u32> = spans
             .iter()
-            .map(|&(from, to)| {
-                let period = Period::of(&bytes[from as usize..to as usize]);
-                (period.r << 5) | (period.q - 1)
-            })
+            .map(|&(from, to)| Period::of(&bytes[from as usize..to as usize]).packed())
             .collect();
         // A periodic one joins the group of its starts (see `Opens::push`).
-        let alone = |id: u32| {
-            let packed = periods[id as usize];
-            PREFIX as u32 + (packed & 31) + 1 > packed >> 5
-        };
-        let mut longer_from = longer_from;
+        let alone = |id: u32| !Period::unpacked(periods[id as usize]).groups_at(PREFIX as u32);
         assert!(
             longer.len() < SPANNED as usize,
             "ranges of longer within 31 bits"
