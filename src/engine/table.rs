@@ -19,8 +19,8 @@ pub(crate) const PREFIX: usize = 16;
 /// Patterns of one prefix from which [`Table::longer_agreeing`] searches
 /// their order; fewer are looked at one by one.
 const SEARCHED_FROM: usize = 16;
-/// Patterns that [`Table::longer_agreeing`] passes, back from where the
-/// input sorts among them, looking for the longest it begins with.
+/// Searches that [`Table::longer_agreeing`] makes, down from where the
+/// input sorts among the patterns, for the longest it begins with.
 const WALKED_BACK: usize = 16;
 /// The mark, in `Table::longer_from`, of a prefix whose longer patterns
 /// (at least [`SEARCHED_FROM`], none periodic past the prefix) the stepper
@@ -255,14 +255,43 @@ impl Table {
                 Some(_) if past < end => ((at, past), Some((past as u32, end as u32))),
                 _ => ((at, end), None),
             };
-            let back = (from..at).rev().take(WALKED_BACK);
-            match back.clone().find(|&i| after.starts_with(tail(i))) {
-                Some(i) => (verified, Some(self.longer[i]), open),
-                None if at - from <= WALKED_BACK => (verified, None, open),
+            match self.longest_begun(from, at, after) {
+                Some(Some(i)) => (verified, Some(self.longer[i]), open),
+                Some(None) => (verified, None, open),
                 None => ((from, end), None, None),
             }
         };
         (self.going_on_in(range, after).chain(longest), open)
+    }
+
+    /// Which of `longer[from..at]`, whose tails (past the prefix) sort
+    /// before `after`, is the longest that `after` begins with: `Some(None)`
+    /// where none is, `None` where that is not settled in [`WALKED_BACK`]
+    /// searches. A tail that `after` begins with and that sorts before
+    /// another one below `after` is a prefix of that one too, so each
+    /// search goes to the tail that is `after`'s common part with the last
+    /// one below it, or further down: with a thousand documents of one head
+    /// that `after` leaves within their ids (the end of a push), a search
+    /// or two, where a walk down the order met hundreds.
+    fn longest_begun(&self, from: usize, mut at: usize, after: &[u8]) -> Option<Option<usize>> {
+        let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
+        for _ in 0..WALKED_BACK {
+            let Some(below) = at.checked_sub(1).filter(|&below| below >= from) else {
+                return Some(None);
+            };
+            let tail = tail_of(self.longer[below]);
+            let common = tail.iter().zip(after).take_while(|(t, a)| t == a).count();
+            if common == tail.len() {
+                return Some(Some(below));
+            }
+            // Those `after` begins with are `after[..common]` or shorter.
+            let begun = &after[..common];
+            at = from + self.longer[from..below].partition_point(|&id| tail_of(id) < begun);
+            if at < below && tail_of(self.longer[at]) == begun {
+                return Some(Some(at));
+            }
+        }
+        None
     }
 
     /// The patterns of `longer[range]` that agree with `after` on up to 8
@@ -632,6 +661,58 @@ mod tests {
         }
         let all: Vec<u32> = table.longer_going_on(prefix, b"").collect();
         assert_eq!(all, longer, "the input ends after the prefix");
+    }
+
+    #[test]
+    fn the_longest_pattern_the_input_begins_with_takes_a_few_searches() {
+        // A thousand documents of one head past the prefix, their ids of
+        // three letters so that many begin others.
+        let head = b"{\"type\": \"service_account\", \"project_id\": \"";
+        let mut next = crate::engine::xorshift(0x10ea);
+        let mut builder = TableBuilder::new();
+        for secret in 0..1000 {
+            let len = 1 + (next() % 12) as usize;
+            let id: Vec<u8> = (0..len).map(|_| b"abc"[(next() % 3) as usize]).collect();
+            builder
+                .add(&[&head[..], &id].concat(), Form::Json, secret)
+                .unwrap();
+        }
+        let table = builder.finish();
+        let prefix = (0..table.exact.len())
+            .find(|&p| table.prefix(p).1.len() > 100)
+            .expect("the head's prefix");
+        let longer = table.prefix(prefix).1;
+        let tail = |id: u32| &table.pattern(id)[PREFIX..];
+        for round in 0..5000 {
+            // The input after the prefix: the head cut anywhere, or whole
+            // and an id of the same letters, or of others too.
+            let mut after = head[PREFIX..].to_vec();
+            match round % 3 {
+                0 => after.truncate((next() % after.len() as u64) as usize),
+                letters => after
+                    .extend((0..next() % 16).map(|_| b"abcd"[(next() % (2 + letters)) as usize])),
+            }
+            let begun = |id: &&u32| after.starts_with(tail(**id)) && tail(**id) != after;
+            let longest = longer
+                .iter()
+                .filter(begun)
+                .max_by_key(|&&id| tail(id).len());
+            let going_on: Vec<u32> = longer
+                .iter()
+                .copied()
+                .filter(|&id| tail(id).starts_with(&after))
+                .collect();
+            let (ids, open) = table.longer_agreeing(prefix, &after);
+            let mut got: Vec<u32> = ids.collect();
+            if let Some((lo, hi)) = open {
+                got.extend((lo..hi).map(|at| table.longer_at(at)));
+            }
+            got.sort_unstable();
+            let mut want: Vec<u32> = going_on.into_iter().chain(longest.copied()).collect();
+            want.sort_unstable();
+            // Not one more: each would be verified.
+            assert_eq!(got, want, "after {:?}", String::from_utf8_lossy(&after));
+        }
     }
 
     #[test]
