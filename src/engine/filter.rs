@@ -10,11 +10,12 @@ use std::ops::ControlFlow;
 
 use super::Engine;
 use super::candidates::Candidates;
+use super::following::ViewFollowing;
 use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
 use super::prefetch::prefetch;
-use super::seeds::{GRAM, gram, gram_at, has_line_break, is_break, view_bytes, view_gram};
+use super::seeds::{GRAM, gram, gram_at, has_line_break, is_break, view_gram};
 use super::table::{PREFIX, Table};
 use super::tail::{StepperStart, prefetch_end_probes};
 use super::verify::{Outcome, Verifier};
@@ -86,7 +87,14 @@ pub(super) fn find(
     if ask_end {
         prefetch_end_probes(engine, input);
     }
-    filter_view(engine, input, base, stepper, candidates, scratch);
+    filter_view(
+        engine,
+        input,
+        base,
+        stepper,
+        candidates,
+        (scratch, view_opens),
+    );
     push_sorted(scratch, &engine.view_table, view_opens);
     run
 }
@@ -510,14 +518,15 @@ fn direct_at(
 }
 
 /// Base64 and hex patterns on the CR/LF-free view of `input`, from view
-/// grams at sampled positions.
+/// grams at sampled positions; what is open at the end, as [`direct_at`]
+/// gives it, to `opens` and `spans`.
 fn filter_view(
     engine: &Engine,
     input: &[u8],
     base: u64,
     stepper: &StepperStart<'_>,
     candidates: &mut Candidates,
-    opens: &mut Vec<Open>,
+    (opens, spans): (&mut Vec<Open>, &mut Opens),
 ) {
     let index = &engine.view_seeds;
     if index.is_empty() {
@@ -587,7 +596,7 @@ fn filter_view(
                     continue;
                 }
                 let view_start = counted - offset as u64;
-                pass.view_at(start, view_start, candidates, opens);
+                pass.view_at(start, view_start, candidates, (opens, spans));
             }
         }
         previous = Some(first);
@@ -624,7 +633,7 @@ impl ViewPass<'_> {
         start: usize,
         view_start: u64,
         candidates: &mut Candidates,
-        opens: &mut Vec<Open>,
+        (opens, spans): (&mut Vec<Open>, &mut Opens),
     ) {
         let (engine, input) = (self.engine, self.input);
         let automaton = &engine.view;
@@ -656,8 +665,16 @@ impl ViewPass<'_> {
                 }
                 // Only those that go on with the next view bytes can match
                 // or be open.
-                let (after, count, _) = view_bytes(input, pos);
-                for id in table.longer_going_on(id, &after[..count]) {
+                let after = ViewFollowing { input, from: pos };
+                let (longer, open) = table.longer_agreeing(id, &after);
+                if let Some(range) = open.filter(|_| start < self.stepper.get()) {
+                    // Each agrees with the view to its end, which it passes:
+                    // those view bytes before the stepper's start matched.
+                    let to_end = PREFIX + view_len(&input[pos..]) as usize;
+                    let matched = to_end - self.view_after_stepper();
+                    spans.push_span(range, self.base + start as u64, matched as u32);
+                }
+                for id in longer {
                     let reach = self
                         .verifier
                         .verify(table, id, input, view_start, PREFIX, pos);

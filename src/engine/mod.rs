@@ -12,6 +12,7 @@ pub(crate) mod exact_fours;
 mod exact_rows;
 pub(crate) mod exact_starts;
 mod filter;
+mod following;
 mod fragments;
 mod hash;
 pub(crate) mod hashed_starts;

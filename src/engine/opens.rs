@@ -99,6 +99,17 @@ trait ReadsBytes {
     /// Reads `byte`; false when nothing is left. `complete(id, start)` for
     /// a pattern matched whole.
     fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool;
+
+    /// Where few patterns are left, compares each with `bytes` from `at`
+    /// as slices (see [`step_over`]), as reading them one at a time would:
+    /// whether anything is left. `None` where more are.
+    fn compared(
+        &mut self,
+        table: &Table,
+        view: bool,
+        input: (&[u8], usize, u64),
+        complete: &mut impl FnMut(u32, u64, u64),
+    ) -> Option<bool>;
 }
 
 impl ReadsBytes for Group {
@@ -106,19 +117,93 @@ impl ReadsBytes for Group {
     fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
         self.step(table, byte, complete)
     }
+
+    /// One member left.
+    #[inline]
+    fn compared(
+        &mut self,
+        table: &Table,
+        view: bool,
+        (bytes, at, base): (&[u8], usize, u64),
+        complete: &mut impl FnMut(u32, u64, u64),
+    ) -> Option<bool> {
+        if !self.newer.is_empty() {
+            return None;
+        }
+        let reach = compare(
+            view,
+            table.pattern(self.id),
+            bytes,
+            self.matched as usize,
+            at,
+        );
+        Some(match reach.outcome {
+            Outcome::Full => {
+                complete(self.id, self.oldest, base + reach.end as u64);
+                false
+            }
+            Outcome::AtEnd => {
+                self.matched = reach.len as u32;
+                true
+            }
+            Outcome::Mismatch => false,
+        })
+    }
 }
+
+/// Patterns a span may have left for them to be compared one by one (the
+/// base64 of one value: its core, its tails with and without padding, in
+/// two alphabets).
+const FEW: u32 = 8;
 
 impl ReadsBytes for Span {
     #[inline]
     fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
         self.step(table, byte, complete)
     }
+
+    /// [`FEW`] patterns or fewer left. Those still open after `bytes` agree
+    /// with all of them: they begin with the same bytes and are longer,
+    /// so they are together in the order.
+    #[inline]
+    fn compared(
+        &mut self,
+        table: &Table,
+        view: bool,
+        (bytes, at, base): (&[u8], usize, u64),
+        complete: &mut impl FnMut(u32, u64, u64),
+    ) -> Option<bool> {
+        if self.hi - self.lo > FEW {
+            return None;
+        }
+        let mut open: Option<(u32, u32, u32)> = None;
+        for i in self.lo..self.hi {
+            let id = table.longer_at(i);
+            let reach = compare(view, table.pattern(id), bytes, self.matched as usize, at);
+            match reach.outcome {
+                Outcome::Full => complete(id, self.start, base + reach.end as u64),
+                Outcome::AtEnd => {
+                    debug_assert!(open.is_none_or(|(_, hi, _)| hi == i), "together");
+                    let lo = open.map_or(i, |(lo, _, _)| lo);
+                    open = Some((lo, i + 1, reach.len as u32));
+                }
+                Outcome::Mismatch => {}
+            }
+        }
+        Some(open.is_some_and(|(lo, hi, matched)| {
+            (self.lo, self.hi, self.matched) = (lo, hi, matched);
+            true
+        }))
+    }
 }
 
 /// Steps `open` over `bytes`, which start at position `base` (with
 /// `view`, only those that are no CR or LF): `complete(id, start, end)`
 /// for a pattern matched whole, `end` after its last byte; false once
-/// nothing is left.
+/// nothing is left. Once few patterns are left, the rest of each is
+/// compared with the bytes as slices: inside a long value in a stream of
+/// 4 KiB pushes, a step a byte was a tenth of the work (a span's two
+/// binary searches a byte more).
 fn step_over(
     open: &mut impl ReadsBytes,
     table: &Table,
@@ -127,16 +212,23 @@ fn step_over(
     base: u64,
     complete: &mut impl FnMut(u32, u64, u64),
 ) -> bool {
-    for (at, &byte) in (base..).zip(bytes) {
+    let mut at = 0;
+    loop {
+        if let Some(left) = open.compared(table, view, (bytes, at, base), complete) {
+            return left;
+        }
+        let Some(&byte) = bytes.get(at) else {
+            return true;
+        };
+        at += 1;
         if view && (byte == b'\r' || byte == b'\n') {
             continue;
         }
-        let mut completed = |id, start| complete(id, start, at + 1);
+        let mut completed = |id, start| complete(id, start, base + at as u64);
         if !open.read(table, byte, &mut completed) {
             return false;
         }
     }
-    true
 }
 
 /// The longer patterns of one prefix that its match at `start` opens,
@@ -254,9 +346,9 @@ impl Opens {
     /// Reads `bytes`, which start at position `base` (with `view`, only
     /// those that are no CR or LF), as [`Opens::step`] would one at a time
     /// (`complete(id, start, end)` for each member that matches whole,
-    /// `end` after its last byte); an open alone in its group compares the
-    /// rest of its pattern with them as slices: inside a long value in a
-    /// stream of 4 KiB pushes, a step a byte was a tenth of the work.
+    /// `end` after its last byte); an open alone in its group or its span
+    /// compares the rest of its pattern with them as slices (see
+    /// [`step_over`]).
     pub(crate) fn advance(
         &mut self,
         table: &Table,
@@ -265,24 +357,8 @@ impl Opens {
         base: u64,
         mut complete: impl FnMut(u32, u64, u64),
     ) {
-        self.list.retain_mut(|group| {
-            if group.newer.is_empty() {
-                let pattern = table.pattern(group.id);
-                let reach = compare(view, pattern, bytes, group.matched as usize, 0);
-                return match reach.outcome {
-                    Outcome::Full => {
-                        complete(group.id, group.oldest, base + reach.end as u64);
-                        false
-                    }
-                    Outcome::AtEnd => {
-                        group.matched = reach.len as u32;
-                        true
-                    }
-                    Outcome::Mismatch => false,
-                };
-            }
-            step_over(group, table, view, bytes, base, &mut complete)
-        });
+        self.list
+            .retain_mut(|group| step_over(group, table, view, bytes, base, &mut complete));
         self.spans
             .retain_mut(|span| step_over(span, table, view, bytes, base, &mut complete));
     }

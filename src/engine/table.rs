@@ -8,6 +8,7 @@ use std::hash::Hasher;
 
 use crate::form::Form;
 
+use super::following::{Agreement, Following};
 use super::hash::IntHasher;
 use super::ids_by_hash::IdsByHash;
 use super::layout;
@@ -209,59 +210,76 @@ impl Table {
     /// ruled out here, in one array read in order, where each cost a
     /// verification that waits on its pattern's bytes: `bytes` 1.07 to
     /// 1.17 x at 10,000 tokens, where only the next byte was compared.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn longer_going_on<'a>(
         &'a self,
         id: usize,
         after: &[u8],
     ) -> impl Iterator<Item = u32> + 'a {
-        self.going_on_in(self.longer_range(id), after)
+        self.going_on_in(self.longer_range(id), after.first_bytes())
     }
 
-    /// [`Table::longer_going_on`] where `after` is all the input has after
-    /// the prefix, for its direct patterns (in the input, not the view).
-    /// Where many patterns share the prefix and more (the JSON of a
-    /// thousand service accounts' keys shares 50 bytes), their order finds
-    /// at once those that could match: the longest one the input begins
-    /// with (for the longest candidate wins, and a shorter one there never
-    /// does) and those that begin with the whole input (the input ends in
-    /// them: they are open). Where that is not found within a few steps,
-    /// as [`Table::longer_going_on`].
+    /// The longer patterns of prefix `id` that can match where `after`
+    /// follows it (the input's bytes for a direct pattern, the view's for
+    /// a base64 or hex one): those that agree with its first 8 bytes (as
+    /// [`Table::longer_going_on`] says). Where many patterns share the
+    /// prefix and more (the JSON of a thousand service accounts' keys
+    /// shares 50 bytes, their base64 66), their order finds at once those
+    /// that could match: the longest one that `after` begins with (for the
+    /// longest candidate wins, and a shorter one there never does) and
+    /// those that begin with the whole of `after` (the input ends in them:
+    /// they are open). Where that is not found within a few searches, all
+    /// that agree with its first bytes.
     ///
     /// Where the prefix's patterns are verified together (see
     /// [`Table::spanned`]), those that go on past the input's end are
     /// given apart, as a range of `longer`, not verified: they all agree
     /// with the input to its end.
     #[inline]
-    pub(crate) fn longer_agreeing<'a>(
+    pub(crate) fn longer_agreeing<'a, F: Following + ?Sized>(
         &'a self,
         id: usize,
-        after: &'a [u8],
+        after: &F,
     ) -> (impl Iterator<Item = u32> + 'a, Option<(u32, u32)>) {
         let (from, to) = self.longer_range(id);
-        let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
-        let tail = |i: usize| tail_of(self.longer[i]);
+        let agreement = |id: u32| after.agreement(&self.pattern(id)[PREFIX..]);
         let (range, longest, open) = if to - from < SEARCHED_FROM {
             ((from, to), None, None)
         } else {
-            // Tails that the input begins with sort before it, the longer
-            // later; those that begin with the input, from it on (first
-            // the one that is the input whole, if any).
-            let at = from + self.longer[from..to].partition_point(|&id| tail_of(id) < after);
-            let end =
-                at + self.longer[at..to].partition_point(|&id| tail_of(id).starts_with(after));
-            let past = at + usize::from(at < end && tail(at).len() == after.len());
+            // Tails that `after` begins with sort before it, the longer
+            // later; those that begin with all of it, from it on (first the
+            // one that is all of it, if any).
+            let longer = &self.longer;
+            // Where it sorts, and how the tail just below it agrees (the
+            // last one found below), which the search for the longest one
+            // it begins with starts from: a tail that matches whole is
+            // compared once here, not again there.
+            let (mut at, mut hi, mut just_below) = (from, to, None);
+            while at < hi {
+                let mid = at + (hi - at) / 2;
+                match agreement(longer[mid]) {
+                    below if below.is_below() => (at, just_below) = (mid + 1, Some(below)),
+                    _ => hi = mid,
+                }
+            }
+            let goes_on = |id: u32| matches!(agreement(id), Agreement::GoesOn { .. });
+            let end = at + longer[at..to].partition_point(|&id| goes_on(id));
+            let whole = Agreement::GoesOn { whole: true };
+            let past = at + usize::from(at < end && agreement(longer[at]) == whole);
             let (verified, open) = match self.spanned(id) {
                 Some(_) if past < end => ((at, past), Some((past as u32, end as u32))),
                 _ => ((at, end), None),
             };
-            match self.longest_begun(from, at, after) {
+            match self.longest_begun(from, at, just_below, after) {
                 Some(Some(i)) => (verified, Some(self.longer[i]), open),
                 Some(None) => (verified, None, open),
                 None => ((from, end), None, None),
             }
         };
-        (self.going_on_in(range, after).chain(longest), open)
+        (
+            self.going_on_in(range, after.first_bytes()).chain(longest),
+            open,
+        )
     }
 
     /// Which of `longer[from..at]`, whose tails (past the prefix) sort
@@ -273,19 +291,30 @@ impl Table {
     /// one below it, or further down: with a thousand documents of one head
     /// that `after` leaves within their ids (the end of a push), a search
     /// or two, where a walk down the order met hundreds.
-    fn longest_begun(&self, from: usize, mut at: usize, after: &[u8]) -> Option<Option<usize>> {
+    /// `just_below`: how the tail at `at - 1` agrees, where known.
+    fn longest_begun<F: Following + ?Sized>(
+        &self,
+        from: usize,
+        mut at: usize,
+        mut just_below: Option<Agreement>,
+        after: &F,
+    ) -> Option<Option<usize>> {
         let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
         for _ in 0..WALKED_BACK {
             let Some(below) = at.checked_sub(1).filter(|&below| below >= from) else {
                 return Some(None);
             };
             let tail = tail_of(self.longer[below]);
-            let common = tail.iter().zip(after).take_while(|(t, a)| t == a).count();
-            if common == tail.len() {
-                return Some(Some(below));
-            }
-            // Those `after` begins with are `after[..common]` or shorter.
-            let begun = &after[..common];
+            let agreement = just_below.take().unwrap_or_else(|| after.agreement(tail));
+            let common = match agreement {
+                Agreement::Begun => return Some(Some(below)),
+                Agreement::Below(common) => common,
+                // Not below `after`: the order is not what it should be.
+                Agreement::GoesOn { .. } | Agreement::Above => return None,
+            };
+            // Those `after` begins with are its first `common` bytes, which
+            // it shares with `tail`, or shorter.
+            let begun = &tail[..common];
             at = from + self.longer[from..below].partition_point(|&id| tail_of(id) < begun);
             if at < below && tail_of(self.longer[at]) == begun {
                 return Some(Some(at));
@@ -294,18 +323,18 @@ impl Table {
         None
     }
 
-    /// The patterns of `longer[range]` that agree with `after` on up to 8
-    /// bytes (see [`Table::longer_going_on`]).
+    /// The patterns of `longer[range]` that agree on up to 8 bytes with
+    /// the `count` first bytes of `after` (see [`Table::longer_going_on`]).
     #[inline]
     fn going_on_in<'a>(
         &'a self,
         (from, to): (usize, usize),
-        after: &[u8],
+        (after, count): ([u8; 8], usize),
     ) -> impl Iterator<Item = u32> + 'a {
-        let avail = after.len().min(8);
-        let (from, to) = match after.first() {
-            None => (from, to),
-            Some(&next) => {
+        let (from, to) = match count {
+            0 => (from, to),
+            _ => {
+                let next = after[0];
                 let nexts = &self.longer_next[from..to];
                 let low = nexts.partition_point(|&b| b < next);
                 let high = low + nexts[low..].partition_point(|&b| b == next);
@@ -313,15 +342,13 @@ impl Table {
             }
         };
         // The bytes after the first, as the entries keep them.
-        let mut bytes = [0u8; 8];
-        bytes[..avail.saturating_sub(1)].copy_from_slice(&after[1.min(avail)..avail]);
-        let after_rest = u64::from_le_bytes(bytes);
+        let after_rest = u64::from_le_bytes(after) >> 8;
         (from..to)
             .filter(move |&i| {
                 let rest = self.longer_rest[i];
                 let described = (rest >> 56) as usize;
                 // Bytes past the first that both have (at most 7).
-                let both = avail.min(described).saturating_sub(1);
+                let both = count.min(described).saturating_sub(1);
                 let mask = (1u64 << (8 * both)) - 1;
                 (after_rest ^ rest) & mask == 0
             })
@@ -601,6 +628,7 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::following::ViewFollowing;
 
     #[test]
     fn longer_going_on_gives_the_patterns_that_agree_with_the_input() {
@@ -663,6 +691,17 @@ mod tests {
         assert_eq!(all, longer, "the input ends after the prefix");
     }
 
+    /// What [`Table::longer_agreeing`] gives, the open range too, sorted.
+    fn agreeing<F: Following + ?Sized>(table: &Table, prefix: usize, after: &F) -> Vec<u32> {
+        let (ids, open) = table.longer_agreeing(prefix, after);
+        let mut got: Vec<u32> = ids.collect();
+        if let Some((lo, hi)) = open {
+            got.extend((lo..hi).map(|at| table.longer_at(at)));
+        }
+        got.sort_unstable();
+        got
+    }
+
     #[test]
     fn the_longest_pattern_the_input_begins_with_takes_a_few_searches() {
         // A thousand documents of one head past the prefix, their ids of
@@ -702,16 +741,28 @@ mod tests {
                 .copied()
                 .filter(|&id| tail(id).starts_with(&after))
                 .collect();
-            let (ids, open) = table.longer_agreeing(prefix, &after);
-            let mut got: Vec<u32> = ids.collect();
-            if let Some((lo, hi)) = open {
-                got.extend((lo..hi).map(|at| table.longer_at(at)));
-            }
-            got.sort_unstable();
             let mut want: Vec<u32> = going_on.into_iter().chain(longest.copied()).collect();
             want.sort_unstable();
+            // The same bytes on the view, with line breaks between them.
+            let mut wrapped = b"\r\n".to_vec();
+            for &byte in &after {
+                wrapped.push(byte);
+                if next().is_multiple_of(8) {
+                    wrapped.extend_from_slice(&b"\r\n"[(next() % 2) as usize..]);
+                }
+            }
+            let view = ViewFollowing {
+                input: &wrapped,
+                from: 0,
+            };
             // Not one more: each would be verified.
-            assert_eq!(got, want, "after {:?}", String::from_utf8_lossy(&after));
+            let shown = String::from_utf8_lossy(&after);
+            assert_eq!(
+                agreeing(&table, prefix, &after[..]),
+                want,
+                "after {shown:?}"
+            );
+            assert_eq!(agreeing(&table, prefix, &view), want, "view {shown:?}");
         }
     }
 
