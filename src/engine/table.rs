@@ -22,7 +22,7 @@ pub(crate) const PREFIX: usize = 16;
 const SEARCHED_FROM: usize = 16;
 /// Searches that [`Table::longer_agreeing`] makes, down from where the
 /// input sorts among the patterns, for the longest it begins with.
-const WALKED_BACK: usize = 16;
+const SEARCHES: usize = 16;
 /// The mark, in `Table::longer_from`, of a prefix whose longer patterns
 /// (at least [`SEARCHED_FROM`], none periodic past the prefix) the stepper
 /// verifies together, as one range of their order that narrows at each
@@ -284,13 +284,14 @@ impl Table {
 
     /// Which of `longer[from..at]`, whose tails (past the prefix) sort
     /// before `after`, is the longest that `after` begins with: `Some(None)`
-    /// where none is, `None` where that is not settled in [`WALKED_BACK`]
+    /// where none is, `None` where that is not settled in [`SEARCHES`]
     /// searches. A tail that `after` begins with and that sorts before
     /// another one below `after` is a prefix of that one too, so each
     /// search goes to the tail that is `after`'s common part with the last
     /// one below it, or further down: with a thousand documents of one head
     /// that `after` leaves within their ids (the end of a push), a search
     /// or two, where a walk down the order met hundreds.
+    ///
     /// `just_below`: how the tail at `at - 1` agrees, where known.
     fn longest_begun<F: Following + ?Sized>(
         &self,
@@ -300,7 +301,7 @@ impl Table {
         after: &F,
     ) -> Option<Option<usize>> {
         let tail_of = |id: u32| &self.pattern(id)[PREFIX..];
-        for _ in 0..WALKED_BACK {
+        for _ in 0..SEARCHES {
             let Some(below) = at.checked_sub(1).filter(|&below| below >= from) else {
                 return Some(None);
             };
