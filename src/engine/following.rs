@@ -6,6 +6,7 @@
 //! of a long input is never read.
 
 use super::seeds::{GRAM, has_line_break, is_break};
+use super::verify::common_prefix;
 
 /// How a pattern's tail compares with what follows: by their bytes, a
 /// string sorting before every longer string that begins with it.
@@ -51,7 +52,7 @@ impl Following for [u8] {
                 false => Agreement::Begun,
             };
         }
-        let common = common_len(tail, self);
+        let common = common_prefix(tail, self);
         match self.get(common) {
             None => Agreement::GoesOn { whole: false },
             Some(&a) if tail[common] < a => Agreement::Below(common),
@@ -122,26 +123,6 @@ fn below_or_above(t: u8, a: u8, common: usize) -> Agreement {
     } else {
         Agreement::Above
     }
-}
-
-/// How many bytes `a` and `b` agree on from their first, a word at a time.
-#[inline]
-fn common_len(a: &[u8], b: &[u8]) -> usize {
-    let both = a.len().min(b.len());
-    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-    let mut i = 0;
-    while i + 8 <= both {
-        let differ = word(a, i) ^ word(b, i);
-        if differ != 0 {
-            return i + (differ.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + a[i..both]
-        .iter()
-        .zip(&b[i..both])
-        .take_while(|(x, y)| x == y)
-        .count()
 }
 
 #[cfg(test)]

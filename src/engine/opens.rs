@@ -124,30 +124,24 @@ impl ReadsBytes for Group {
         &mut self,
         table: &Table,
         view: bool,
-        (bytes, at, base): (&[u8], usize, u64),
+        input: (&[u8], usize, u64),
         complete: &mut impl FnMut(u32, u64, u64),
     ) -> Option<bool> {
         if !self.newer.is_empty() {
             return None;
         }
-        let reach = compare(
+        let still = compare_open(
+            table,
             view,
-            table.pattern(self.id),
-            bytes,
-            self.matched as usize,
-            at,
+            self.id,
+            (self.oldest, self.matched),
+            input,
+            complete,
         );
-        Some(match reach.outcome {
-            Outcome::Full => {
-                complete(self.id, self.oldest, base + reach.end as u64);
-                false
-            }
-            Outcome::AtEnd => {
-                self.matched = reach.len as u32;
-                true
-            }
-            Outcome::Mismatch => false,
-        })
+        Some(still.is_some_and(|matched| {
+            self.matched = matched;
+            true
+        }))
     }
 }
 
@@ -170,7 +164,7 @@ impl ReadsBytes for Span {
         &mut self,
         table: &Table,
         view: bool,
-        (bytes, at, base): (&[u8], usize, u64),
+        input: (&[u8], usize, u64),
         complete: &mut impl FnMut(u32, u64, u64),
     ) -> Option<bool> {
         if self.hi - self.lo > FEW {
@@ -179,21 +173,40 @@ impl ReadsBytes for Span {
         let mut open: Option<(u32, u32, u32)> = None;
         for i in self.lo..self.hi {
             let id = table.longer_at(i);
-            let reach = compare(view, table.pattern(id), bytes, self.matched as usize, at);
-            match reach.outcome {
-                Outcome::Full => complete(id, self.start, base + reach.end as u64),
-                Outcome::AtEnd => {
-                    debug_assert!(open.is_none_or(|(_, hi, _)| hi == i), "together");
-                    let lo = open.map_or(i, |(lo, _, _)| lo);
-                    open = Some((lo, i + 1, reach.len as u32));
-                }
-                Outcome::Mismatch => {}
+            let begun = (self.start, self.matched);
+            if let Some(matched) = compare_open(table, view, id, begun, input, complete) {
+                debug_assert!(open.is_none_or(|(_, hi, _)| hi == i), "together");
+                let lo = open.map_or(i, |(lo, _, _)| lo);
+                open = Some((lo, i + 1, matched));
             }
         }
         Some(open.is_some_and(|(lo, hi, matched)| {
             (self.lo, self.hi, self.matched) = (lo, hi, matched);
             true
         }))
+    }
+}
+
+/// Compares pattern `id`, which matched `matched` bytes from `start`, with
+/// `bytes` from `at` (which start at position `base`): `complete`s it
+/// where it matches whole; how many bytes it has matched where it is
+/// still open at their end.
+fn compare_open(
+    table: &Table,
+    view: bool,
+    id: u32,
+    (start, matched): (u64, u32),
+    (bytes, at, base): (&[u8], usize, u64),
+    complete: &mut impl FnMut(u32, u64, u64),
+) -> Option<u32> {
+    let reach = compare(view, table.pattern(id), bytes, matched as usize, at);
+    match reach.outcome {
+        Outcome::Full => {
+            complete(id, start, base + reach.end as u64);
+            None
+        }
+        Outcome::AtEnd => Some(reach.len as u32),
+        Outcome::Mismatch => None,
     }
 }
 
