@@ -59,7 +59,27 @@ impl Group {
             None => false,
         }
     }
+}
 
+/// What reads the input a byte at a time: a [`Group`] or a [`Span`].
+trait ReadsBytes {
+    /// Reads `byte`; false when nothing is left. `complete(id, start)` for
+    /// a pattern matched whole.
+    fn step(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool;
+
+    /// Where few patterns are left, compares each with `bytes` from `at`
+    /// as slices (see [`step_over`]), as reading them one at a time would:
+    /// whether anything is left. `None` where more are.
+    fn compared(
+        &mut self,
+        table: &Table,
+        view: bool,
+        input: (&[u8], usize, u64),
+        complete: &mut impl FnMut(u32, u64, u64),
+    ) -> Option<bool>;
+}
+
+impl ReadsBytes for Group {
     /// Reads `byte`; false when no member is left. `complete(id, start)` for
     /// a member that matched the whole pattern.
     #[inline]
@@ -92,31 +112,6 @@ impl Group {
         }
         true
     }
-}
-
-/// What reads the input a byte at a time: a [`Group`] or a [`Span`].
-trait ReadsBytes {
-    /// Reads `byte`; false when nothing is left. `complete(id, start)` for
-    /// a pattern matched whole.
-    fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool;
-
-    /// Where few patterns are left, compares each with `bytes` from `at`
-    /// as slices (see [`step_over`]), as reading them one at a time would:
-    /// whether anything is left. `None` where more are.
-    fn compared(
-        &mut self,
-        table: &Table,
-        view: bool,
-        input: (&[u8], usize, u64),
-        complete: &mut impl FnMut(u32, u64, u64),
-    ) -> Option<bool>;
-}
-
-impl ReadsBytes for Group {
-    #[inline]
-    fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
-        self.step(table, byte, complete)
-    }
 
     /// One member left.
     #[inline]
@@ -145,15 +140,42 @@ impl ReadsBytes for Group {
     }
 }
 
+/// The longer patterns of one prefix that its match at `start` opens,
+/// verified together (see `table::SPANNED`): `lo..hi` of their order in
+/// the table, each longer than `matched` bytes, which all of them agree
+/// with the input on. A byte narrows the range to those that go on with
+/// it (they are together in that order), and the one it completes is the
+/// first of them (the others go on past it).
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Span {
+    lo: u32,
+    hi: u32,
+    start: u64,
+    matched: u32,
+}
+
 /// Patterns a span may have left for them to be compared one by one (the
 /// base64 of one value: its core, its tails with and without padding, in
 /// two alphabets).
 const FEW: u32 = 8;
 
 impl ReadsBytes for Span {
+    /// Reads `byte`; false when no pattern is left. `complete(id, start)`
+    /// for the one that matched whole.
     #[inline]
-    fn read(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
-        self.step(table, byte, complete)
+    fn step(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
+        let (mut lo, hi) = table.narrowed((self.lo, self.hi), self.matched as usize, byte);
+        if lo == hi {
+            return false;
+        }
+        self.matched += 1;
+        let first = table.longer_at(lo);
+        if table.pattern_len(first) == self.matched as usize {
+            complete(first, self.start);
+            lo += 1;
+        }
+        (self.lo, self.hi) = (lo, hi);
+        lo < hi
     }
 
     /// [`FEW`] patterns or fewer left. Those still open after `bytes` agree
@@ -238,43 +260,9 @@ fn step_over(
             continue;
         }
         let mut completed = |id, start| complete(id, start, base + at as u64);
-        if !open.read(table, byte, &mut completed) {
+        if !open.step(table, byte, &mut completed) {
             return false;
         }
-    }
-}
-
-/// The longer patterns of one prefix that its match at `start` opens,
-/// verified together (see `table::SPANNED`): `lo..hi` of their order in
-/// the table, each longer than `matched` bytes, which all of them agree
-/// with the input on. A byte narrows the range to those that go on with
-/// it (they are together in that order), and the one it completes is the
-/// first of them (the others go on past it).
-#[derive(Clone, PartialEq, Eq, Debug)]
-struct Span {
-    lo: u32,
-    hi: u32,
-    start: u64,
-    matched: u32,
-}
-
-impl Span {
-    /// Reads `byte`; false when no pattern is left. `complete(id, start)`
-    /// for the one that matched whole.
-    #[inline]
-    fn step(&mut self, table: &Table, byte: u8, complete: &mut impl FnMut(u32, u64)) -> bool {
-        let (mut lo, hi) = table.narrowed((self.lo, self.hi), self.matched as usize, byte);
-        if lo == hi {
-            return false;
-        }
-        self.matched += 1;
-        let first = table.longer_at(lo);
-        if table.pattern_len(first) == self.matched as usize {
-            complete(first, self.start);
-            lo += 1;
-        }
-        (self.lo, self.hi) = (lo, hi);
-        lo < hi
     }
 }
 
