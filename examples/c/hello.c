@@ -1,7 +1,8 @@
 /*
- * The short example of docs/c.md: compile one secret, scrub a buffer, then
- * the same through a stream in pieces; print the hits. Exits non-zero when
- * the output is not what it should be, so it doubles as a test.
+ * The C example of the README's "C library" section, at length: compile
+ * one secret, scrub a buffer, then the same through a stream in pieces;
+ * print the hits. Exits non-zero when the output is not what it should be,
+ * so it doubles as a test.
  */
 #include <slicc_scrub.h>
 

@@ -1,4 +1,4 @@
-// The short C++ example of docs/bindings.md: compile one secret, scrub a
+// The C++ example of the README (its "C++" section): compile one secret, scrub a
 // buffer, then the same through a stream in pieces; print the hits. Exits
 // non-zero when the output is not what it should be, so it doubles as a test.
 #include <slicc_scrub.hpp>
