@@ -90,7 +90,7 @@ impl fmt::Display for Form {
 /// assert_eq!((out.hits[0].name.as_str(), out.hits[0].form, out.hits[0].count), ("DB", Form::Raw, 1));
 /// # Ok::<(), slicc_scrub::CompileError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Hit {
     /// The secret's name.
     pub name: String,
@@ -98,4 +98,17 @@ pub struct Hit {
     pub form: Form,
     /// How many matches were replaced.
     pub count: u64,
+}
+
+/// The name's length, not the name: a compiled name holds no match of any
+/// pattern, but it can hold a placeholder (SPEC §1: no `Debug` output shows
+/// one), which a hit cannot tell. `name` itself is the caller's to show.
+impl fmt::Debug for Hit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hit")
+            .field("name", &format_args!("<{} bytes>", self.name.len()))
+            .field("form", &self.form)
+            .field("count", &self.count)
+            .finish()
+    }
 }

@@ -35,7 +35,7 @@ pub struct Scrubber {
 }
 
 /// The result of [`Scrubber::bytes`]. A later version may add fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Scrubbed {
     /// The input with every match replaced.
@@ -45,7 +45,7 @@ pub struct Scrubbed {
 }
 
 /// The result of [`Scrubber::text`]. A later version may add fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ScrubbedText {
     /// The input with every match replaced.
@@ -384,6 +384,27 @@ impl Scrubber {
     fn first_match_into(&self, bytes: &[u8], out: &mut Vec<u8>) -> Option<(usize, crate::Form)> {
         out.clear();
         self.scrub_into(bytes, out).first_hit()
+    }
+}
+
+/// The output's length and the hits, not the output: it holds the
+/// placeholders of what it replaced (SPEC §1: no `Debug` output shows one).
+impl fmt::Debug for Scrubbed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scrubbed")
+            .field("output", &format_args!("<{} bytes>", self.output.len()))
+            .field("hits", &self.hits)
+            .finish()
+    }
+}
+
+/// As [`Scrubbed`]'s: the text's length and the hits.
+impl fmt::Debug for ScrubbedText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScrubbedText")
+            .field("text", &format_args!("<{} bytes>", self.text.len()))
+            .field("hits", &self.hits)
+            .finish()
     }
 }
 
