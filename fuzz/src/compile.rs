@@ -8,8 +8,9 @@
 //! - no message of any error, `Display` or `Debug`, shows a value or a
 //!   placeholder of any secret in the document (`leaks.rs` says exactly
 //!   what counts);
-//! - a scrubber that compiled shows none in its `Debug`, and scrubs the
-//!   document itself consistently (sameLength keeps its length).
+//! - a scrubber that compiled shows none in its `Debug`, nor does what it
+//!   makes of the document itself, which it scrubs consistently
+//!   (sameLength keeps its length).
 
 use serde_json::Value;
 use slicc_scrub::{Options, RULES_VERSION, Secret, compile, secrets_from_json};
@@ -51,6 +52,8 @@ pub fn check(data: &[u8]) {
                 assert_eq!(version, RULES_VERSION, "compiled under version {version}");
                 assert_no_leak(&known, "Scrubber Debug", &format!("{scrubber:?}"));
                 let out = scrubber.bytes(json);
+                // Its hits name secrets; their `Debug` must not.
+                assert_no_leak(&known, "Scrubbed Debug", &format!("{out:?}"));
                 if same_length {
                     assert_eq!(out.output.len(), json.len(), "sameLength length");
                 }
