@@ -190,6 +190,15 @@ type Hit struct {
 	Count uint64
 }
 
+// String shows the name's length, not the name, which can hold a
+// placeholder (printing never shows one); Name is the caller's to show.
+func (h Hit) String() string {
+	return fmt.Sprintf("Hit{Name: <%d bytes>, Form: %s, Count: %d}", len(h.Name), h.Form, h.Count)
+}
+
+// GoString is String, for %#v.
+func (h Hit) GoString() string { return h.String() }
+
 func (o Options) c() C.scrub_options {
 	var opts C.scrub_options
 	opts.struct_size = C.size_t(unsafe.Sizeof(opts))

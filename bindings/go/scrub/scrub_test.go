@@ -621,3 +621,24 @@ func TestSecretPrintsNoSecret(t *testing.T) {
 		}
 	}
 }
+
+// Printing a Hit does not show its name, which can hold a placeholder.
+func TestHitPrintsNoName(t *testing.T) {
+	placeholder := "PH_abcdefgh"
+	sc, err := Compile([]Secret{{Name: "X" + placeholder, Value: []byte("correct-horse-battery"), Placeholder: []byte(placeholder)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	_, hits, err := sc.Bytes([]byte("a correct-horse-battery b"))
+	if err != nil || len(hits) != 1 || hits[0].Name != "X"+placeholder {
+		t.Fatalf("hits %v (%v), want one of X%s", hitKeys(hits), err, placeholder)
+	}
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, shown := range []string{fmt.Sprintf(format, hits[0]), fmt.Sprintf(format, hits)} {
+			if strings.Contains(shown, placeholder) || !strings.Contains(shown, "<12 bytes>") {
+				t.Errorf("%s shows %s", format, shown)
+			}
+		}
+	}
+}

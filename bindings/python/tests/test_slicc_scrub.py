@@ -199,6 +199,17 @@ class ApiTest(unittest.TestCase):
         s = Scrubber([("NUL", value, b"<nul>")])
         self.assertEqual(s.bytes(b"x" + value + b"y").output, b"x<nul>y")
 
+    def test_repr_shows_no_name_and_no_output(self):
+        # A name can hold a placeholder; the output holds the placeholders.
+        placeholder = "PH_abcdefgh"
+        s = Scrubber([("X" + placeholder, self.VALUE, placeholder)])
+        for result in (s.bytes(b"a " + self.VALUE.encode() + b" b"), s.text("a " + self.VALUE + " b")):
+            self.assertEqual(result.hits, [Hit("X" + placeholder, "raw", 1)])
+            self.assertIn(placeholder, str(result.output))
+            for shown in (repr(result), str(result), repr(result.hits), str(result.hits[0])):
+                self.assertNotIn(placeholder, shown)
+                self.assertIn("<12 bytes>", shown)
+
     def test_stream_context_manager_and_hits(self):
         scrubber = Scrubber([("PW", self.VALUE, "[pw]")])
         with scrubber.stream() as stream:

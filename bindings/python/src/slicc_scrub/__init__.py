@@ -114,19 +114,30 @@ class ScrubError(Exception):
 
 
 class Hit(NamedTuple):
-    """How many matches of a secret in a form were replaced. Never a value."""
+    """How many matches of a secret in a form were replaced. Never a value.
+    Its repr shows the name's length, not the name, which can hold a
+    placeholder; ``hit.name`` is the caller's to show."""
 
     name: str
     form: str
     count: int
 
+    def __repr__(self) -> str:
+        size = len(self.name.encode("utf-8"))
+        return f"Hit(name=<{size} bytes>, form={self.form!r}, count={self.count})"
+
 
 class Result(NamedTuple):
     """What Scrubber.bytes() and Scrubber.text() give: unpack it as
-    ``output, hits = scrubber.bytes(data)``."""
+    ``output, hits = scrubber.bytes(data)``. Its repr shows the output's
+    length, not the output, which holds the placeholders of what it
+    replaced."""
 
     output: Union[bytes, str]
     hits: List[Hit]
+
+    def __repr__(self) -> str:
+        return f"Result(output=<{len(self.output)} {'bytes' if isinstance(self.output, bytes) else 'characters'}>, hits={self.hits!r})"
 
 
 # ---------------------------------------------------------------------------

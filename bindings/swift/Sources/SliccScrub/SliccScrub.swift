@@ -44,6 +44,8 @@ extension Secret: CustomStringConvertible, CustomDebugStringConvertible, CustomR
 }
 
 /// How many matches of one secret in one form were replaced. Never a value.
+/// Its description shows the name's length, not the name, which can hold a
+/// placeholder; `name` is the caller's to show.
 public struct Hit: Hashable, CustomStringConvertible {
     public let name: String
     public let form: String
@@ -55,7 +57,7 @@ public struct Hit: Hashable, CustomStringConvertible {
         self.count = count
     }
 
-    public var description: String { "\(name) as \(form): \(count)" }
+    public var description: String { "<\(name.utf8.count) bytes> as \(form): \(count)" }
 }
 
 /// A failed call: the C status code (`SCRUB_STATUS_*` of the header) and a

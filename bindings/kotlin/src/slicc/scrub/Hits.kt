@@ -2,8 +2,14 @@ package slicc.scrub
 
 import com.sun.jna.Pointer
 
-/** How often a secret was found in a form ("raw", "fragment", ..., "wrapped"). Never a value. */
-data class Hit(val name: String, val form: String, val count: Long)
+/**
+ * How often a secret was found in a form ("raw", "fragment", ..., "wrapped"). Never a value.
+ * toString() shows the name's length, not the name, which can hold a placeholder.
+ */
+data class Hit(val name: String, val form: String, val count: Long) {
+    override fun toString(): String =
+        "Hit(name=<${name.toByteArray(Charsets.UTF_8).size} bytes>, form=$form, count=$count)"
+}
 
 /** A scrub_hits list as [Hit]s, freed once read. */
 internal fun takeHits(hits: Pointer): List<Hit> {

@@ -88,6 +88,12 @@ fun runMisuse(t: Tally) {
         require(Secret("A", VALUE, PLACEHOLDER).toString() == "Secret(name=<1 bytes>, value=<${VALUE.length} bytes>)") { "toString shows a secret" }
         // A name that is another secret's value is not shown either.
         require(!Secret(VALUE, "another-secret-value").toString().contains(VALUE)) { "toString shows a name" }
+        // Nor a hit's name, which can hold a placeholder.
+        Scrubber.compile(listOf(Secret("X$PLACEHOLDER", VALUE, PLACEHOLDER))).use { s ->
+            val hits = s.text("a $VALUE b").hits
+            require(hits.map { it.name } == listOf("X$PLACEHOLDER")) { "hits" }
+            require(!hits.toString().contains(PLACEHOLDER)) { "toString shows a hit's name" }
+        }
         require(Scrubber.libraryVersion().matches(Regex("\\d+\\.\\d+\\.\\d+.*"))) { Scrubber.libraryVersion() }
         require(Scrubber.FORMS.size == 8) { "forms" }
     }
