@@ -11,6 +11,12 @@ use crate::stream::Stream;
 /// part of a match are held until more arrive, [`ScrubWriter::idle`] or
 /// [`ScrubWriter::finish`]; `flush` passes on only what is decided.
 ///
+/// As `io::Write` asks, a `write` that fails takes no byte of its buffer:
+/// scrubbed bytes the inner writer did not take (an error such as
+/// `WouldBlock`) are kept and go first at the next call, which reports the
+/// error where they still do not go (as `BufWriter` does). No byte is lost
+/// or written twice, however often a call is retried.
+///
 /// Dropping the writer without `finish` ends the stream and writes the held
 /// bytes, ignoring errors (as `BufWriter` does); call `finish` to see them.
 ///
@@ -30,6 +36,7 @@ use crate::stream::Stream;
 pub struct ScrubWriter<W: Write> {
     inner: Option<W>,
     stream: Stream,
+    /// Scrubbed bytes the inner writer has not taken yet.
     out: Vec<u8>,
 }
 
@@ -47,7 +54,8 @@ impl<W: Write> ScrubWriter<W> {
     /// [`Stream::idle`]): call after [`crate::IDLE_MS`] without input.
     ///
     /// # Errors
-    /// An error of the inner writer (writing or flushing).
+    /// An error of the inner writer (writing or flushing); what it did not
+    /// take goes first at the next call.
     pub fn idle(&mut self) -> io::Result<()> {
         self.stream
             .idle_into(&mut self.out)
@@ -72,8 +80,8 @@ impl<W: Write> ScrubWriter<W> {
     /// inner writer and the hits.
     ///
     /// # Errors
-    /// An error of the inner writer (writing or flushing); the held bytes
-    /// may then be partly written.
+    /// An error of the inner writer (writing or flushing); the bytes not
+    /// written yet are then dropped with the writer, the inner writer too.
     pub fn finish(mut self) -> io::Result<(W, Vec<Hit>)> {
         self.stream
             .end_into(&mut self.out)
@@ -94,27 +102,47 @@ impl<W: Write> ScrubWriter<W> {
             .expect("inner writer present until finish")
     }
 
+    /// Writes `out` into the inner writer (`write_all`'s loop, which does
+    /// not say how much it wrote before an error); what it does not take
+    /// stays in `out`.
     fn write_out(&mut self) -> io::Result<()> {
         let inner = self
             .inner
             .as_mut()
             .expect("inner writer present until finish");
-        let result = inner.write_all(&self.out);
-        self.out.clear();
+        let mut written = 0;
+        let result = loop {
+            if written == self.out.len() {
+                break Ok(());
+            }
+            match inner.write(&self.out[written..]) {
+                Ok(0) => break Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => written += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => break Err(e),
+            }
+        };
+        self.out.drain(..written);
         result
     }
 }
 
 impl<W: Write> Write for ScrubWriter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // What an earlier call left goes first; until it has gone, no byte
+        // of `buf` is taken.
+        self.write_out()?;
         self.stream
             .push_into(buf, &mut self.out)
             .map_err(io::Error::other)?;
-        self.write_out()?;
+        // `buf` is taken: what the inner writer does not take now goes
+        // first at the next call, which reports its error.
+        let _ = self.write_out();
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.write_out()?;
         self.inner_mut().flush()
     }
 }

@@ -61,6 +61,98 @@ fn writer_matches_bytes_in_any_chunking() {
     }
 }
 
+/// A writer that takes at most `step` bytes a call and, while `failing`,
+/// fails every `fail_every`-th call (with `kind`), taking nothing then.
+struct Flaky {
+    data: Vec<u8>,
+    step: usize,
+    calls: usize,
+    fail_every: usize,
+    kind: std::io::ErrorKind,
+    failing: std::rc::Rc<std::cell::Cell<bool>>,
+    failures: usize,
+}
+
+impl Write for Flaky {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.failing.get() && self.calls.is_multiple_of(self.fail_every) {
+            self.failures += 1;
+            return Err(std::io::Error::new(self.kind, "flaky"));
+        }
+        let n = self.step.min(buf.len());
+        self.data.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// io::Write: an error takes no byte of the buffer, and `Ok(n)` takes n.
+/// A caller that retries every failed call (as one does after
+/// `WouldBlock`) gets every scrubbed byte once, in order, whatever the
+/// inner writer fails on; `Interrupted` is retried inside.
+#[test]
+fn writer_errors_of_the_inner_writer_lose_and_repeat_nothing() {
+    let scrubber = scrubber();
+    let input = sample();
+    let expected = scrubber.bytes(&input);
+    for kind in [
+        std::io::ErrorKind::WouldBlock,
+        std::io::ErrorKind::Interrupted,
+    ] {
+        for (step, fail_every) in [(1, 2), (5, 3), (64, 2), (4096, 5), (usize::MAX, 2)] {
+            let failing = std::rc::Rc::new(std::cell::Cell::new(true));
+            let inner = Flaky {
+                data: Vec::new(),
+                step,
+                calls: 0,
+                fail_every,
+                kind,
+                failing: failing.clone(),
+                failures: 0,
+            };
+            let mut writer = ScrubWriter::new(&scrubber, inner);
+            let mut errors = 0;
+            for (i, chunk) in input.chunks(37).enumerate() {
+                let mut rest = chunk;
+                let mut tries = 0;
+                while !rest.is_empty() {
+                    tries += 1;
+                    assert!(tries < 100, "a chunk never taken ({kind:?}, step {step})");
+                    match writer.write(rest) {
+                        Ok(n) => rest = &rest[n..],
+                        Err(e) => {
+                            assert_eq!(e.kind(), kind);
+                            errors += 1;
+                        }
+                    }
+                }
+                if i % 5 == 0 {
+                    let mut tries = 0;
+                    while let Err(e) = writer.flush() {
+                        tries += 1;
+                        assert!(tries < 100, "a flush that never passes");
+                        assert_eq!(e.kind(), kind);
+                        errors += 1;
+                    }
+                }
+            }
+            // `finish` gives the writer up on an error: none from here.
+            failing.set(false);
+            let (inner, hits) = writer.finish().unwrap();
+            assert_eq!(inner.data, expected.output, "{kind:?}, step {step}");
+            assert_eq!(hits, expected.hits);
+            assert!(inner.failures > 0, "the inner writer never failed");
+            if kind == std::io::ErrorKind::Interrupted {
+                assert_eq!(errors, 0, "Interrupted is retried inside");
+            }
+        }
+    }
+}
+
 #[test]
 fn writer_flush_passes_only_decided_bytes() {
     let scrubber = scrubber();
