@@ -117,10 +117,13 @@ fn secret(index: usize, item: &RawValue) -> Result<Secret, SecretsJsonError> {
             "secret {index}: \"value\" or \"valueHex\" is missing"
         ))
     })?;
+    // Wiped if the placeholder's field is bad; else moved, not copied,
+    // into the secret, which wipes it.
+    let mut value = Zeroizing::new(value);
     let placeholder = bytes_field(index, &fields, "placeholder", "placeholderHex")?;
     Ok(Secret {
         name,
-        value,
+        value: std::mem::take(&mut *value),
         placeholder,
     })
 }
@@ -241,6 +244,35 @@ fn decode_hex(digits: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value decoded before the document turns out bad (its placeholder
+    /// field, or a later secret) is wiped when it is dropped, as text or
+    /// as hex; so is a placeholder before a bad later secret.
+    #[test]
+    fn what_was_decoded_before_an_error_is_wiped() {
+        let value = b"correct-horse-battery-staple".to_vec();
+        let placeholder = b"placeholder-of-the-first-one".to_vec();
+        let hex: String = value.iter().map(|b| format!("{b:02x}")).collect();
+        let documents = [
+            r#"[{"name":"A","value":"correct-horse-battery-staple","placeholder":5}]"#.to_string(),
+            r#"[{"name":"A","value":"correct-horse-battery-staple","placeholder":"x","placeholderHex":"00"}]"#.to_string(),
+            r#"[{"name":"A","value":"correct-horse-battery-staple","placeholderHex":"0"}]"#.to_string(),
+            format!(r#"[{{"name":"A","valueHex":"{hex}","placeholder":[]}}]"#),
+            // Hex that breaks off after most of the value.
+            format!(r#"[{{"name":"A","valueHex":"{}zz"}}]"#, &hex[..hex.len() - 2]),
+            r#"[{"name":"A","value":"correct-horse-battery-staple","placeholder":"placeholder-of-the-first-one"},{"name":5}]"#.to_string(),
+        ];
+        for document in documents {
+            let needles = vec![value[..20].to_vec(), placeholder.clone()];
+            let found = crate::freed_memory::scanned(needles, || {
+                assert!(secrets_from_json(document.as_bytes()).is_err());
+            });
+            assert!(
+                found.is_empty(),
+                "{found:?} left in freed memory by {document}"
+            );
+        }
+    }
 
     #[test]
     fn text_and_hex_fields() {
