@@ -563,9 +563,12 @@ scrub_status scrub_bytes(const struct scrub_scrubber *scrubber,
  * Points `*output_out` at the scrubbed bytes of `result` and stores their
  * number in `*output_len_out`. The bytes belong to `result` and stay valid
  * until `scrub_result_free(result)`; they are not NUL-terminated. An empty
- * output gives a non-NULL pointer and a length of 0.
+ * output gives a non-NULL pointer and a length of 0. On any error,
+ * `*output_out` / `*output_len_out` (each where writable) are an empty
+ * output.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer). Thread-safe: `result` is immutable.
  *
  * # Safety
  * `result` is NULL or live; the out pointers are NULL or writable.
@@ -660,7 +663,7 @@ scrub_status scrub_stream_new(const struct scrub_scrubber *scrubber,
  *
  * Every pointer is checked before anything is consumed: on any error the
  * chunk was not pushed, no byte is lost, and `*output_out` / `*output_len_out`
- * (when writable) are an empty output.
+ * (each where writable, whichever argument was bad) are an empty output.
  *
  * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT`,
  * `SCRUB_STATUS_STREAM_ENDED` (after `scrub_stream_end`),

@@ -188,6 +188,32 @@ impl<T> Out<T> {
     }
 }
 
+/// Writes `value` through `ptr` where it is not NULL and is aligned, else
+/// nothing: how an output gets its empty value before any argument is
+/// checked, so that every error leaves each writable output so, whichever
+/// argument was bad.
+///
+/// # Safety
+/// `ptr` is NULL, misaligned, or valid for a write of one `T`.
+pub(crate) unsafe fn set_if_writable<T>(ptr: *mut T, value: T) {
+    if !ptr.is_null() && ptr.is_aligned() {
+        // SAFETY: not NULL and aligned: valid for a write by the contract.
+        unsafe { ptr.write(value) }
+    }
+}
+
+/// An empty output in each of the two that is writable.
+///
+/// # Safety
+/// Each pointer is NULL, misaligned or valid for a write.
+pub(crate) unsafe fn clear_outputs(output_out: *mut *const u8, output_len_out: *mut usize) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set_if_writable(output_out, empty_bytes());
+        set_if_writable(output_len_out, 0);
+    }
+}
+
 /// Moves `value` to the heap and hands its pointer to C.
 pub(crate) fn into_handle<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))

@@ -11,7 +11,7 @@ use std::ffi::c_char;
 
 use slicc_scrub::{MAX_SECRETS_JSON, compile, secrets_from_json};
 
-use super::boundary::{Failure, boundary_with_error, try_slice};
+use super::boundary::{Failure, boundary_with_error, set_if_writable, try_slice};
 use super::scrubber::{compile_into, scrub_options, scrub_scrubber};
 use super::status::{scrub_error, scrub_status};
 
@@ -59,6 +59,8 @@ pub unsafe extern "C" fn scrub_compile_json(
 ) -> scrub_status {
     // SAFETY: the caller's contract for every pointer.
     unsafe {
+        // NULL before `error_out` is checked: so on every failure.
+        set_if_writable(scrubber_out, std::ptr::null_mut());
         boundary_with_error(error_out, || {
             compile_into(scrubber_out, options, |options| {
                 // The cap first: a length over it is refused unread.

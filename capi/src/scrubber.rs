@@ -9,8 +9,8 @@ use slicc_scrub::{
 };
 
 use super::boundary::{
-    Failure, FfiResult, Out, boundary, boundary_with_error, bytes_ptr, empty_bytes, free_handle,
-    into_handle, try_ref, try_slice,
+    Failure, FfiResult, Out, boundary, boundary_with_error, bytes_ptr, clear_outputs, free_handle,
+    into_handle, set_if_writable, try_ref, try_slice,
 };
 use super::hits::scrub_hits;
 use super::status::{scrub_error, scrub_status};
@@ -261,6 +261,8 @@ pub unsafe extern "C" fn scrub_compile(
 ) -> scrub_status {
     // SAFETY: the caller's contract for every pointer.
     unsafe {
+        // NULL before `error_out` is checked: so on every failure.
+        set_if_writable(scrubber_out, std::ptr::null_mut());
         boundary_with_error(error_out, || {
             compile_into(scrubber_out, options, |options| {
                 let secrets = try_slice(secrets, secrets_len, "secrets")?
@@ -354,9 +356,12 @@ pub unsafe extern "C" fn scrub_bytes(
 /// Points `*output_out` at the scrubbed bytes of `result` and stores their
 /// number in `*output_len_out`. The bytes belong to `result` and stay valid
 /// until `scrub_result_free(result)`; they are not NUL-terminated. An empty
-/// output gives a non-NULL pointer and a length of 0.
+/// output gives a non-NULL pointer and a length of 0. On any error,
+/// `*output_out` / `*output_len_out` (each where writable) are an empty
+/// output.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer). Thread-safe: `result` is immutable.
 ///
 /// # Safety
 /// `result` is NULL or live; the out pointers are NULL or writable.
@@ -367,6 +372,8 @@ pub unsafe extern "C" fn scrub_result_output(
     output_len_out: *mut usize,
 ) -> scrub_status {
     boundary(|| {
+        // SAFETY: the caller's contract.
+        unsafe { clear_outputs(output_out, output_len_out) };
         // SAFETY: the caller's contract; NULL and alignment are checked.
         let (output_out, output_len_out) = unsafe {
             (
@@ -374,8 +381,6 @@ pub unsafe extern "C" fn scrub_result_output(
                 Out::new(output_len_out, "output_len_out")?,
             )
         };
-        output_out.set(empty_bytes());
-        output_len_out.set(0);
         // SAFETY: as above.
         let result = unsafe { try_ref(result, "result")? };
         output_out.set(bytes_ptr(&result.output));

@@ -3,7 +3,7 @@
 use slicc_scrub::{Stream, StreamError};
 
 use super::boundary::{
-    Failure, FfiResult, Out, boundary, bytes_ptr, empty_bytes, free_handle, into_handle, try_mut,
+    Failure, FfiResult, Out, boundary, bytes_ptr, clear_outputs, free_handle, into_handle, try_mut,
     try_ref, try_slice,
 };
 use super::hits::scrub_hits;
@@ -44,6 +44,8 @@ unsafe fn run(
     output_len_out: *mut usize,
     op: impl FnOnce(&mut Stream, &mut Vec<u8>) -> Result<(), StreamError>,
 ) -> FfiResult<()> {
+    // SAFETY: the caller's contract.
+    unsafe { clear_outputs(output_out, output_len_out) };
     // SAFETY: the caller's contract; NULL and alignment are checked.
     let (output_out, output_len_out) = unsafe {
         (
@@ -51,8 +53,6 @@ unsafe fn run(
             Out::new(output_len_out, "output_len_out")?,
         )
     };
-    output_out.set(empty_bytes());
-    output_len_out.set(0);
     // SAFETY: as above.
     let stream = unsafe { try_mut(stream, "stream")? };
     if stream.poisoned {
@@ -120,7 +120,7 @@ pub unsafe extern "C" fn scrub_stream_new(
 ///
 /// Every pointer is checked before anything is consumed: on any error the
 /// chunk was not pushed, no byte is lost, and `*output_out` / `*output_len_out`
-/// (when writable) are an empty output.
+/// (each where writable, whichever argument was bad) are an empty output.
 ///
 /// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT`,
 /// `SCRUB_STATUS_STREAM_ENDED` (after `scrub_stream_end`),
@@ -138,6 +138,9 @@ pub unsafe extern "C" fn scrub_stream_push(
     output_len_out: *mut usize,
 ) -> scrub_status {
     boundary(|| {
+        // Emptied before the chunk is checked: so is every error.
+        // SAFETY: the caller's contract.
+        unsafe { clear_outputs(output_out, output_len_out) };
         // SAFETY: the caller's contract; NULL and alignment are checked.
         let chunk = unsafe { try_slice(chunk, chunk_len, "chunk")? };
         // A chunk inside this stream's own output buffer (its last output
