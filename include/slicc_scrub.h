@@ -1,7 +1,7 @@
 /*
  * slicc_scrub.h: the C ABI of slicc-scrub, which removes known secret
  * values, in every common encoding, from bytes before they reach a language
- * model (SPEC.md, rules version 3).
+ * model (SPEC.md, rules version 4).
  *
  * Use:
  *   scrub_options options = SCRUB_OPTIONS_INIT;
@@ -17,7 +17,8 @@
  * SCRUB_STATUS_OK (0) is success. scrub_status_message(status) gives a fixed
  * message (static: never free it). scrub_compile and scrub_compile_json can
  * also hand back a scrub_error whose message names the secret at fault by
- * index and name; it is the caller's, freed with scrub_error_free. No
+ * index and name (by index alone where the name holds a value's match or a
+ * placeholder); it is the caller's, freed with scrub_error_free. No
  * message ever holds a secret value or a placeholder. Every pointer argument
  * is checked: NULL gives SCRUB_STATUS_NULL_ARGUMENT and the call does
  * nothing (no byte is consumed or lost). A Rust panic never unwinds into C:
@@ -152,8 +153,8 @@ enum scrub_status
     SCRUB_STATUS_NULL_ARGUMENT = 1,
     /**
      * An argument is out of range: a misaligned pointer, a length too large
-     * for memory, an options `struct_size` too small, a `same_length` other
-     * than 0 or 1. Nothing was done.
+     * for memory, an options `struct_size` too small or above 4096, a
+     * `same_length` other than 0 or 1. Nothing was done.
      */
     SCRUB_STATUS_INVALID_ARGUMENT = 2,
     /**
@@ -273,7 +274,8 @@ typedef uint32_t scrub_form;
 
 /**
  * The details of a failed compile: its status and a message that names the
- * secret at fault by index and name (never its value or placeholder).
+ * secret at fault by index and name, by index alone where the name holds a
+ * match of some secret or a placeholder (never a value or placeholder).
  * Owned by the caller once returned; free it with `scrub_error_free`.
  */
 typedef struct scrub_error scrub_error;
@@ -311,7 +313,9 @@ typedef struct scrub_stream scrub_stream;
 
 /**
  * One entry of a `scrub_hits` list. Its strings are owned by the list and
- * valid until `scrub_hits_free`. It never holds a value or a placeholder.
+ * valid until `scrub_hits_free`. It never holds a value; its name is the
+ * secret's, as the caller gave it (which may hold a placeholder: print it
+ * as the caller's own data, not in a log that must not show one).
  */
 typedef struct scrub_hit {
     /**
@@ -337,7 +341,12 @@ typedef struct scrub_hit {
  * `version` to `SCRUB_RULES_VERSION`; `SCRUB_OPTIONS_INIT` does both.
  * The struct may grow at its end in later versions: `struct_size` tells
  * the library which fields the caller knows (fields past it take their
- * defaults), so a program built against this header keeps working.
+ * defaults), so a program built against this header keeps working. Zero
+ * the whole struct before setting fields (`SCRUB_OPTIONS_INIT` does):
+ * bytes past the fields this library knows must be 0, or the compile
+ * fails with `SCRUB_STATUS_UNSUPPORTED_OPTIONS` (an option it would
+ * ignore); a `struct_size` below the first version's fields or above
+ * 4096 gives `SCRUB_STATUS_INVALID_ARGUMENT`.
  */
 typedef struct scrub_options {
     /**
@@ -435,6 +444,12 @@ size_t scrub_max_placeholder(void);
 size_t scrub_max_name(void);
 
 /**
+ * `SCRUB_MAX_TOTAL_VALUES` of the linked library (a limit of this
+ * library, not of SPEC: the value bytes of one compile). Thread-safe.
+ */
+size_t scrub_max_total_values(void);
+
+/**
  * `SCRUB_IDLE_MS` of the linked library. Thread-safe.
  */
 uint64_t scrub_idle_ms(void);
@@ -442,14 +457,15 @@ uint64_t scrub_idle_ms(void);
 /**
  * The name of a form ("raw", "fragment", "json", "percent", "html",
  * "base64", "hex", "wrapped"): static, never free it. NULL for a value
- * that is not a form.
+ * that is not a form. Thread-safe.
  */
 const char *scrub_form_name(uint32_t form);
 
 /**
  * Stores in `*len_out` the number of entries of `hits`.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT` when a pointer is NULL.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT` when a pointer is NULL,
+ * `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe: a list is immutable.
  *
  * # Safety
  * `hits` is NULL or a live list; `len_out` is NULL or writable.
@@ -460,8 +476,9 @@ scrub_status scrub_hits_len(const struct scrub_hits *hits, size_t *len_out);
  * Stores entry `index` of `hits` in `*hit_out`. The strings it points to
  * belong to `hits` and stay valid until `scrub_hits_free(hits)`.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INDEX_OUT_OF_RANGE`
- * (`*hit_out` is left untouched then).
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
+ * `SCRUB_STATUS_INDEX_OUT_OF_RANGE` (`*hit_out` is left untouched then).
+ * Thread-safe: a list is immutable.
  *
  * # Safety
  * `hits` is NULL or a live list; `hit_out` is NULL or writable.
@@ -470,7 +487,7 @@ scrub_status scrub_hits_get(const struct scrub_hits *hits, size_t index, struct 
 
 /**
  * Frees a list of hits. NULL is a no-op. Every `scrub_hit` read from it is
- * invalid afterwards.
+ * invalid afterwards. No other thread may be using the list at the time.
  *
  * # Safety
  * `hits` is NULL or a list not yet freed.
@@ -513,7 +530,8 @@ scrub_status scrub_compile_json(const char *json,
  * - `scrubber_out`: receives the new scrubber (owned by the caller, free it
  *   with `scrub_scrubber_free`), or NULL on failure.
  * - `error_out`: NULL, or receives NULL on success and on failure an error
- *   with a message naming the secret by index and name (owned by the
+ *   with a message naming the secret by index and name, by index alone
+ *   where the name holds a match or a placeholder (owned by the
  *   caller, free it with `scrub_error_free`).
  *
  * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT`,
@@ -582,7 +600,9 @@ scrub_status scrub_result_output(const struct scrub_result *result,
  * caller, free it with `scrub_hits_free`; independent of `result`), or
  * NULL on failure.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
+ * `SCRUB_STATUS_PANIC` (memory for the list). Thread-safe: `result` is
+ * immutable.
  *
  * # Safety
  * `result` is NULL or live; `hits_out` is NULL or writable.
@@ -591,7 +611,7 @@ scrub_status scrub_result_hits(const struct scrub_result *result, struct scrub_h
 
 /**
  * Frees a result. NULL is a no-op. Its output pointer is invalid
- * afterwards.
+ * afterwards. No other thread may be using it at the time.
  *
  * # Safety
  * `result` is NULL or a result not yet freed.
@@ -609,7 +629,9 @@ const char *scrub_status_message(uint32_t status);
 /**
  * The message of `error`: a NUL-terminated string owned by `error`, valid
  * until `scrub_error_free(error)`. It names the secret at fault by index
- * and name, never by value or placeholder. NULL when `error` is NULL.
+ * and name (by index alone where the name holds a match or a
+ * placeholder), never by value or placeholder. NULL when `error` is NULL
+ * or misaligned. Thread-safe: an error is immutable.
  *
  * # Safety
  * `error` is NULL or a live `scrub_error`.
@@ -618,7 +640,8 @@ const char *scrub_error_message(const struct scrub_error *error);
 
 /**
  * The status of `error`: the same value the failed call returned.
- * `SCRUB_STATUS_NULL_ARGUMENT` when `error` is NULL.
+ * `SCRUB_STATUS_NULL_ARGUMENT` when `error` is NULL,
+ * `SCRUB_STATUS_INVALID_ARGUMENT` when it is misaligned. Thread-safe.
  *
  * # Safety
  * `error` is NULL or a live `scrub_error`.
@@ -627,7 +650,8 @@ scrub_status scrub_error_status(const struct scrub_error *error);
 
 /**
  * Frees an error returned by a compile function. NULL is a no-op. The
- * message pointer is invalid afterwards.
+ * message pointer is invalid afterwards. No other thread may be using it
+ * at the time.
  *
  * # Safety
  * `error` is NULL or a `scrub_error` not yet freed.
@@ -638,8 +662,8 @@ void scrub_error_free(struct scrub_error *error);
  * Makes a new stream over `scrubber`, stored in `*stream_out` (owned by the
  * caller, free it with `scrub_stream_free`), or NULL on failure.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`. Thread-safe: any number of threads
- * may make streams from one scrubber at once.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe:
+ * any number of threads may make streams from one scrubber at once.
  *
  * # Safety
  * `scrubber` is NULL or live; `stream_out` is NULL or writable.
@@ -713,9 +737,12 @@ scrub_status scrub_stream_end(struct scrub_stream *stream,
 /**
  * Stores in `*hits_out` a new list of the hits of the stream so far (owned
  * by the caller, free it with `scrub_hits_free`; a snapshot, independent of
- * the stream), or NULL on failure. Works after end too.
+ * the stream), or NULL on failure. Works after end too, and on a stream
+ * left poisoned by a panic (the hits it had counted).
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`. One thread at a time per stream.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
+ * `SCRUB_STATUS_PANIC` (memory for the list). One thread at a time per
+ * stream.
  *
  * # Safety
  * `stream` is NULL or live; `hits_out` is NULL or writable.
@@ -725,14 +752,17 @@ scrub_status scrub_stream_hits(const struct scrub_stream *stream, struct scrub_h
 /**
  * Stores in `*held_out` the number of bytes the stream holds back, waiting
  * for more input (at most the longest pattern plus the line breaks inside
- * a pending wrapped match).
+ * a pending wrapped match). Works after end too (0), and on a stream left
+ * poisoned by a panic.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`. One thread at a time per stream.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). One thread at
+ * a time per stream.
  *
  * # Safety
  * `stream` is NULL or live; `held_out` is NULL or writable.
  */
-scrub_status scrub_stream_held(const struct scrub_stream *stream, size_t *held_out);
+scrub_status scrub_stream_held(const struct scrub_stream *stream,
+                               size_t *held_out);
 
 /**
  * Frees a stream, with what it holds (bytes held back are dropped: call

@@ -70,7 +70,10 @@ inline constexpr unsigned idle_ms = SCRUB_IDLE_MS;
 inline constexpr std::uint32_t rules_version = SCRUB_RULES_VERSION;
 
 /// The library's version ("0.1.0").
-inline std::string version() { return scrub_version(); }
+inline std::string version() {
+    const char *v = scrub_version();  // NULL only where the library failed
+    return v ? v : "";
+}
 
 /// The rules version the linked library implements.
 inline std::uint32_t library_rules_version() noexcept { return scrub_rules_version(); }

@@ -34,6 +34,13 @@ pub extern "C" fn scrub_max_name() -> usize {
     boundary_value(0, || Ok(slicc_scrub::MAX_NAME))
 }
 
+/// `SCRUB_MAX_TOTAL_VALUES` of the linked library (a limit of this
+/// library, not of SPEC: the value bytes of one compile). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn scrub_max_total_values() -> usize {
+    boundary_value(0, || Ok(slicc_scrub::MAX_TOTAL_VALUES))
+}
+
 /// `SCRUB_IDLE_MS` of the linked library. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn scrub_idle_ms() -> u64 {

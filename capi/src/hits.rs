@@ -43,7 +43,9 @@ impl From<Form> for scrub_form {
 }
 
 /// One entry of a `scrub_hits` list. Its strings are owned by the list and
-/// valid until `scrub_hits_free`. It never holds a value or a placeholder.
+/// valid until `scrub_hits_free`. It never holds a value; its name is the
+/// secret's, as the caller gave it (which may hold a placeholder: print it
+/// as the caller's own data, not in a log that must not show one).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct scrub_hit {
@@ -104,7 +106,7 @@ fn form_name(form: Form) -> *const c_char {
 
 /// The name of a form ("raw", "fragment", "json", "percent", "html",
 /// "base64", "hex", "wrapped"): static, never free it. NULL for a value
-/// that is not a form.
+/// that is not a form. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn scrub_form_name(form: u32) -> *const c_char {
     boundary_value(std::ptr::null(), || {
@@ -117,7 +119,8 @@ pub extern "C" fn scrub_form_name(form: u32) -> *const c_char {
 
 /// Stores in `*len_out` the number of entries of `hits`.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT` when a pointer is NULL.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT` when a pointer is NULL,
+/// `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe: a list is immutable.
 ///
 /// # Safety
 /// `hits` is NULL or a live list; `len_out` is NULL or writable.
@@ -137,8 +140,9 @@ pub unsafe extern "C" fn scrub_hits_len(
 /// Stores entry `index` of `hits` in `*hit_out`. The strings it points to
 /// belong to `hits` and stay valid until `scrub_hits_free(hits)`.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INDEX_OUT_OF_RANGE`
-/// (`*hit_out` is left untouched then).
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
+/// `SCRUB_STATUS_INDEX_OUT_OF_RANGE` (`*hit_out` is left untouched then).
+/// Thread-safe: a list is immutable.
 ///
 /// # Safety
 /// `hits` is NULL or a live list; `hit_out` is NULL or writable.
@@ -166,7 +170,7 @@ pub unsafe extern "C" fn scrub_hits_get(
 }
 
 /// Frees a list of hits. NULL is a no-op. Every `scrub_hit` read from it is
-/// invalid afterwards.
+/// invalid afterwards. No other thread may be using the list at the time.
 ///
 /// # Safety
 /// `hits` is NULL or a list not yet freed.

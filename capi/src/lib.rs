@@ -10,7 +10,8 @@
 //!   anything is done;
 //! - every fallible function returns a [`scrub_status`] (`#[repr(u32)]`,
 //!   explicit values never reused); the compile functions can also give a
-//!   [`scrub_error`] with a message naming the secret by index and name;
+//!   [`scrub_error`] with a message naming the secret by index and name
+//!   (by index alone where the name holds a match or a placeholder);
 //! - every handle and every buffer the library hands out is freed by the
 //!   library (`scrub_*_free`, NULL is a no-op).
 //!
@@ -31,8 +32,8 @@ mod version;
 use std::ffi::c_char;
 
 pub use constants::{
-    scrub_fragment, scrub_idle_ms, scrub_max_name, scrub_max_placeholder, scrub_max_value,
-    scrub_min_value,
+    scrub_fragment, scrub_idle_ms, scrub_max_name, scrub_max_placeholder, scrub_max_total_values,
+    scrub_max_value, scrub_min_value,
 };
 pub use hits::{
     scrub_form, scrub_form_name, scrub_hit, scrub_hits, scrub_hits_free, scrub_hits_get,

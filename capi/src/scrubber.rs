@@ -54,7 +54,12 @@ pub struct scrub_secret {
 /// `version` to `SCRUB_RULES_VERSION`; `SCRUB_OPTIONS_INIT` does both.
 /// The struct may grow at its end in later versions: `struct_size` tells
 /// the library which fields the caller knows (fields past it take their
-/// defaults), so a program built against this header keeps working.
+/// defaults), so a program built against this header keeps working. Zero
+/// the whole struct before setting fields (`SCRUB_OPTIONS_INIT` does):
+/// bytes past the fields this library knows must be 0, or the compile
+/// fails with `SCRUB_STATUS_UNSUPPORTED_OPTIONS` (an option it would
+/// ignore); a `struct_size` below the first version's fields or above
+/// 4096 gives `SCRUB_STATUS_INVALID_ARGUMENT`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct scrub_options {
@@ -241,7 +246,8 @@ fn compile_read(
 /// - `scrubber_out`: receives the new scrubber (owned by the caller, free it
 ///   with `scrub_scrubber_free`), or NULL on failure.
 /// - `error_out`: NULL, or receives NULL on success and on failure an error
-///   with a message naming the secret by index and name (owned by the
+///   with a message naming the secret by index and name, by index alone
+///   where the name holds a match or a placeholder (owned by the
 ///   caller, free it with `scrub_error_free`).
 ///
 /// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT`,
@@ -393,7 +399,9 @@ pub unsafe extern "C" fn scrub_result_output(
 /// caller, free it with `scrub_hits_free`; independent of `result`), or
 /// NULL on failure.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
+/// `SCRUB_STATUS_PANIC` (memory for the list). Thread-safe: `result` is
+/// immutable.
 ///
 /// # Safety
 /// `result` is NULL or live; `hits_out` is NULL or writable.
@@ -414,7 +422,7 @@ pub unsafe extern "C" fn scrub_result_hits(
 }
 
 /// Frees a result. NULL is a no-op. Its output pointer is invalid
-/// afterwards.
+/// afterwards. No other thread may be using it at the time.
 ///
 /// # Safety
 /// `result` is NULL or a result not yet freed.

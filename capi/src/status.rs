@@ -9,7 +9,7 @@ use std::ffi::{CStr, CString, c_char};
 
 use slicc_scrub::CompileError;
 
-use super::boundary::{Failure, boundary_value};
+use super::boundary::{Failure, boundary_value, try_ref};
 
 /// The result of a call. The values are part of the ABI: each is written
 /// out explicitly and never reused for another meaning; new codes get new
@@ -23,8 +23,8 @@ pub enum scrub_status {
     /// length was not zero). Nothing was done.
     NullArgument = 1,
     /// An argument is out of range: a misaligned pointer, a length too large
-    /// for memory, an options `struct_size` too small, a `same_length` other
-    /// than 0 or 1. Nothing was done.
+    /// for memory, an options `struct_size` too small or above 4096, a
+    /// `same_length` other than 0 or 1. Nothing was done.
     InvalidArgument = 2,
     /// A Rust panic was caught at the boundary: a bug in slicc-scrub (please
     /// report it). A stream it happened on is poisoned; other handles stay
@@ -157,7 +157,8 @@ impl From<CompileError> for Failure {
 }
 
 /// The details of a failed compile: its status and a message that names the
-/// secret at fault by index and name (never its value or placeholder).
+/// secret at fault by index and name, by index alone where the name holds a
+/// match of some secret or a placeholder (never a value or placeholder).
 /// Owned by the caller once returned; free it with `scrub_error_free`.
 pub struct scrub_error {
     pub(crate) status: scrub_status,
@@ -191,39 +192,42 @@ pub extern "C" fn scrub_status_message(status: u32) -> *const c_char {
 
 /// The message of `error`: a NUL-terminated string owned by `error`, valid
 /// until `scrub_error_free(error)`. It names the secret at fault by index
-/// and name, never by value or placeholder. NULL when `error` is NULL.
+/// and name (by index alone where the name holds a match or a
+/// placeholder), never by value or placeholder. NULL when `error` is NULL
+/// or misaligned. Thread-safe: an error is immutable.
 ///
 /// # Safety
 /// `error` is NULL or a live `scrub_error`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn scrub_error_message(error: *const scrub_error) -> *const c_char {
     boundary_value(std::ptr::null(), || {
-        // SAFETY: the caller passes NULL or a live error.
-        match unsafe { error.as_ref() } {
-            Some(error) => Ok(error.message.as_ptr()),
-            None => Ok(std::ptr::null()),
-        }
+        // SAFETY: the caller passes NULL or a live error; NULL and
+        // alignment are checked.
+        Ok(unsafe { try_ref(error, "error") }?.message.as_ptr())
     })
 }
 
 /// The status of `error`: the same value the failed call returned.
-/// `SCRUB_STATUS_NULL_ARGUMENT` when `error` is NULL.
+/// `SCRUB_STATUS_NULL_ARGUMENT` when `error` is NULL,
+/// `SCRUB_STATUS_INVALID_ARGUMENT` when it is misaligned. Thread-safe.
 ///
 /// # Safety
 /// `error` is NULL or a live `scrub_error`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn scrub_error_status(error: *const scrub_error) -> scrub_status {
     boundary_value(scrub_status::Panic, || {
-        // SAFETY: the caller passes NULL or a live error.
-        match unsafe { error.as_ref() } {
-            Some(error) => Ok(error.status),
-            None => Ok(scrub_status::NullArgument),
-        }
+        // SAFETY: the caller passes NULL or a live error; NULL and
+        // alignment are checked.
+        Ok(match unsafe { try_ref(error, "error") } {
+            Ok(error) => error.status,
+            Err(failure) => failure.status,
+        })
     })
 }
 
 /// Frees an error returned by a compile function. NULL is a no-op. The
-/// message pointer is invalid afterwards.
+/// message pointer is invalid afterwards. No other thread may be using it
+/// at the time.
 ///
 /// # Safety
 /// `error` is NULL or a `scrub_error` not yet freed.

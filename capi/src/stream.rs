@@ -80,8 +80,8 @@ fn overlaps(chunk: &[u8], buffer: &Vec<u8>) -> bool {
 /// Makes a new stream over `scrubber`, stored in `*stream_out` (owned by the
 /// caller, free it with `scrub_stream_free`), or NULL on failure.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`. Thread-safe: any number of threads
-/// may make streams from one scrubber at once.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe:
+/// any number of threads may make streams from one scrubber at once.
 ///
 /// # Safety
 /// `scrubber` is NULL or live; `stream_out` is NULL or writable.
@@ -209,9 +209,12 @@ pub unsafe extern "C" fn scrub_stream_end(
 
 /// Stores in `*hits_out` a new list of the hits of the stream so far (owned
 /// by the caller, free it with `scrub_hits_free`; a snapshot, independent of
-/// the stream), or NULL on failure. Works after end too.
+/// the stream), or NULL on failure. Works after end too, and on a stream
+/// left poisoned by a panic (the hits it had counted).
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`. One thread at a time per stream.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
+/// `SCRUB_STATUS_PANIC` (memory for the list). One thread at a time per
+/// stream.
 ///
 /// # Safety
 /// `stream` is NULL or live; `hits_out` is NULL or writable.
@@ -233,9 +236,11 @@ pub unsafe extern "C" fn scrub_stream_hits(
 
 /// Stores in `*held_out` the number of bytes the stream holds back, waiting
 /// for more input (at most the longest pattern plus the line breaks inside
-/// a pending wrapped match).
+/// a pending wrapped match). Works after end too (0), and on a stream left
+/// poisoned by a panic.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`. One thread at a time per stream.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). One thread at
+/// a time per stream.
 ///
 /// # Safety
 /// `stream` is NULL or live; `held_out` is NULL or writable.

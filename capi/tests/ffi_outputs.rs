@@ -1,7 +1,8 @@
 //! On every error, each output parameter that can be written holds the
 //! documented empty value (NULL, or an empty output), whichever argument was
 //! bad: a C caller that frees or reads its outputs after a failure never
-//! frees garbage nor re-sends an earlier call's output.
+//! frees garbage nor re-sends an earlier call's output. And a handle that is
+//! not aligned is refused, not read, by the getters too.
 
 // The C ABI's own source, compiled into this test: the crate is a cdylib and
 // a staticlib, which a Rust test cannot link.
@@ -11,9 +12,10 @@ mod capi;
 
 use capi::{
     SCRUB_RULES_VERSION, scrub_bytes, scrub_compile, scrub_compile_json, scrub_error,
-    scrub_options, scrub_result, scrub_result_free, scrub_result_output, scrub_scrubber,
-    scrub_scrubber_free, scrub_secret, scrub_status, scrub_stream, scrub_stream_end,
-    scrub_stream_free, scrub_stream_idle, scrub_stream_new, scrub_stream_push,
+    scrub_error_message, scrub_error_status, scrub_options, scrub_result, scrub_result_free,
+    scrub_result_output, scrub_scrubber, scrub_scrubber_free, scrub_secret, scrub_status,
+    scrub_stream, scrub_stream_end, scrub_stream_free, scrub_stream_idle, scrub_stream_new,
+    scrub_stream_push,
 };
 
 fn options() -> scrub_options {
@@ -171,5 +173,20 @@ fn a_compile_with_a_misaligned_error_out_gives_a_null_scrubber() {
         );
         assert_eq!(status, scrub_status::InvalidArgument);
         assert!(scrubber.is_null(), "scrub_compile_json");
+    }
+}
+
+#[test]
+fn the_error_getters_refuse_a_misaligned_error() {
+    let error: *const scrub_error = misaligned::<scrub_error>();
+    // SAFETY: a misaligned pointer, which the library refuses unread.
+    unsafe {
+        assert!(scrub_error_message(error).is_null());
+        assert_eq!(scrub_error_status(error), scrub_status::InvalidArgument);
+        assert!(scrub_error_message(std::ptr::null()).is_null());
+        assert_eq!(
+            scrub_error_status(std::ptr::null()),
+            scrub_status::NullArgument
+        );
     }
 }

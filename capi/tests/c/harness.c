@@ -910,7 +910,8 @@ static void test_constants_and_version(void) {
     CHECK(scrub_fragment() == SCRUB_FRAGMENT && scrub_min_value() == SCRUB_MIN_VALUE &&
               scrub_max_value() == SCRUB_MAX_VALUE &&
               scrub_max_placeholder() == SCRUB_MAX_PLACEHOLDER &&
-              scrub_max_name() == SCRUB_MAX_NAME && scrub_idle_ms() == SCRUB_IDLE_MS,
+              scrub_max_name() == SCRUB_MAX_NAME && scrub_idle_ms() == SCRUB_IDLE_MS &&
+              scrub_max_total_values() == SCRUB_MAX_TOTAL_VALUES,
           "constant functions equal the header's macros");
     CHECK(strcmp(scrub_status_message(SCRUB_STATUS_OK), "ok") == 0, "message of OK");
     CHECK(strcmp(scrub_status_message(9999), "unknown status") == 0, "message of 9999");
