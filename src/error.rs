@@ -37,14 +37,16 @@ pub enum CompileError {
     InvalidName {
         /// The secret's index in the list.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
     },
     /// Another secret earlier in the list has the same name.
     DuplicateName {
         /// The secret's index in the list.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
         /// The index of the earlier secret with that name.
         first: usize,
@@ -54,7 +56,8 @@ pub enum CompileError {
     ValueTooShort {
         /// The secret's index in the list.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
         /// The trimmed value's length.
         len: usize,
@@ -63,7 +66,8 @@ pub enum CompileError {
     ValueTooLong {
         /// The secret's index in the list.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
         /// The value's length as given.
         len: usize,
@@ -72,7 +76,8 @@ pub enum CompileError {
     PlaceholderTooLong {
         /// The secret's index in the list.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
         /// The placeholder's length.
         len: usize,
@@ -82,11 +87,13 @@ pub enum CompileError {
     PlaceholderLeaks {
         /// The secret's index in the list.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
         /// The index of the secret whose match it contains.
         other: usize,
-        /// That secret's name, unless that holds a match.
+        /// That secret's name, unless that holds a match of some secret,
+        /// a placeholder or a piece of a value (then `None`).
         other_name: Option<String>,
         /// The form of the match.
         form: Form,
@@ -101,7 +108,8 @@ pub enum CompileError {
         name: Option<String>,
         /// The index of the secret whose match it contains.
         other: usize,
-        /// That secret's name, unless that holds a match.
+        /// That secret's name, unless that holds a match of some secret,
+        /// a placeholder or a piece of a value (then `None`).
         other_name: Option<String>,
         /// The form of the match.
         form: Form,
@@ -113,7 +121,8 @@ pub enum CompileError {
     TooLarge {
         /// The index of the secret with which the limit was passed.
         index: usize,
-        /// Its name, unless that holds a match.
+        /// Its name, unless that holds a match of some secret, a
+        /// placeholder or a piece of a value (then `None`).
         name: Option<String>,
     },
 }
@@ -262,6 +271,17 @@ impl fmt::Display for CompileError {
 impl std::error::Error for CompileError {}
 
 /// A stream was used after [`crate::Stream::end`].
+///
+/// ```
+/// use slicc_scrub::{compile, Options, Secret, StreamError, RULES_VERSION};
+///
+/// let scrubber = compile(&[Secret::new("DB", "correct horse battery staple")], &Options::new(RULES_VERSION))?;
+/// let mut stream = scrubber.stream();
+/// stream.end()?;
+/// assert_eq!(stream.push(b"more"), Err(StreamError::Ended));
+/// assert!(stream.hits().is_empty()); // hits stay readable
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StreamError {

@@ -1,6 +1,7 @@
 //! `std::io` adapters: a [`ScrubWriter`] that scrubs everything written to
 //! it into an inner writer, and a [`ScrubReader`] that scrubs what it reads.
 
+use std::fmt;
 use std::io::{self, Read, Write};
 
 use crate::form::Hit;
@@ -147,6 +148,17 @@ impl<W: Write> Write for ScrubWriter<W> {
     }
 }
 
+/// What is held and what waits for the inner writer, counted: the bytes
+/// held may be a value's first bytes, and the inner writer is not shown.
+impl<W: Write> fmt::Debug for ScrubWriter<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScrubWriter")
+            .field("stream", &self.stream)
+            .field("unwritten", &self.out.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<W: Write> Drop for ScrubWriter<W> {
     fn drop(&mut self) {
         if self.inner.is_some()
@@ -205,6 +217,17 @@ impl<R: Read> ScrubReader<R> {
     /// The inner reader; bytes read from it but not yet returned are lost.
     pub fn into_inner(self) -> R {
         self.inner
+    }
+}
+
+/// As [`ScrubWriter`]'s: counts, not bytes.
+impl<R: Read> fmt::Debug for ScrubReader<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScrubReader")
+            .field("stream", &self.stream)
+            .field("unread", &(self.out.len() - self.taken))
+            .field("eof", &self.eof)
+            .finish_non_exhaustive()
     }
 }
 

@@ -59,12 +59,13 @@ pub struct ScrubbedText {
 /// # Errors
 ///
 /// A [`CompileError`] when `options.version` is not [`RULES_VERSION`], or
-/// when a secret breaks a rule of SPEC §1 (its name, its value's length
+/// when a secret breaks a rule of SPEC §1 (its name, its value's length:
+/// at most [`crate::MAX_VALUE`] as given, at least [`crate::MIN_VALUE`]
 /// once trimmed, its placeholder's length, or a replacement that would
 /// contain a match), or when the secrets are more than one scrubber holds
 /// ([`CompileError::TooLarge`], see [`crate::MAX_TOTAL_VALUES`]). The
 /// error names the secret by index, and by name unless that holds a match
-/// of some secret.
+/// of some secret, a placeholder or a piece of a value.
 ///
 /// ```
 /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};

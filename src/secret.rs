@@ -7,8 +7,9 @@ use zeroize::Zeroize;
 /// A secret to remove: its name (used in `[redacted:<name>]` and in hits),
 /// its value, and an optional placeholder that replaces raw matches.
 ///
-/// `Debug` shows the name only: a value or placeholder never appears in any
-/// output of this crate other than scrubbed bytes. The value and placeholder
+/// `Debug` shows lengths only, the name's too (a name can hold another
+/// secret's value or a placeholder): a value or placeholder never appears
+/// in any output of this crate other than scrubbed bytes. The value and placeholder
 /// are wiped from memory when the secret is dropped (a `Vec` that grows
 /// before it is handed over may leave a copy behind: give it its final size
 /// first).

@@ -21,7 +21,19 @@ use zeroize::Zeroizing;
 
 use crate::secret::Secret;
 
-/// Why a secrets JSON document was rejected.
+/// Why a secrets JSON document was rejected: a message that locates the
+/// fault (a line and column, or a secret's index and field) and never
+/// shows a value or placeholder.
+///
+/// ```
+/// use slicc_scrub::secrets_from_json;
+///
+/// let error = secrets_from_json(b"[{").unwrap_err();
+/// assert!(error.is_syntax());
+/// let error = secrets_from_json(br#"[{"name": "A"}]"#).unwrap_err();
+/// assert!(!error.is_syntax());
+/// assert_eq!(error.to_string(), r#"invalid secrets JSON: secret 0: "value" or "valueHex" is missing"#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SecretsJsonError {
     message: String,

@@ -14,7 +14,9 @@ use crate::form::Hit;
 
 /// A stream over a compiled [`crate::Scrubber`]: push chunks in, get
 /// scrubbed bytes out. Any chunking followed by [`Stream::end`] gives exactly
-/// the bytes (and hits) of [`crate::Scrubber::bytes`] on the whole input.
+/// the bytes (and hits) of [`crate::Scrubber::bytes`] on the whole input
+/// (where [`Stream::idle`] released nothing: what it releases never joins
+/// a later match).
 ///
 /// A stream is used by one thread at a time (`Send`, not shared); make as
 /// many as you need from one scrubber.

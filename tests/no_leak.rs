@@ -79,6 +79,16 @@ fn debug_of_secrets_scrubbers_streams_patterns_and_results() {
         let out = stream.push(&VALUE.as_bytes()[..15]).unwrap();
         assert!(out.is_empty() && stream.held() == 15);
         assert_clean("Stream Debug", &format!("{stream:?} {stream:#?}"));
+        // and at the io adapters holding one, the writer's inner writer
+        // holding the placeholder
+        let mut writer = slicc_scrub::ScrubWriter::new(&scrubber, Vec::new());
+        std::io::Write::write_all(&mut writer, input.as_bytes()).unwrap();
+        std::io::Write::write_all(&mut writer, &VALUE.as_bytes()[..15]).unwrap();
+        assert_clean("ScrubWriter Debug", &format!("{writer:?} {writer:#?}"));
+        let mut reader = slicc_scrub::ScrubReader::new(&scrubber, input.as_bytes());
+        let mut first = [0u8; 4];
+        std::io::Read::read_exact(&mut reader, &mut first).unwrap();
+        assert_clean("ScrubReader Debug", &format!("{reader:?} {reader:#?}"));
         stream.end().unwrap();
         let e = stream.push(b"x").unwrap_err();
         assert_clean("StreamError", &format!("{e} {e:?}"));
