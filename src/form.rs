@@ -38,8 +38,9 @@ pub enum Form {
 }
 
 impl Form {
-    /// Every form, in tie-break order.
-    pub const ALL: [Form; 8] = [
+    /// Every form, in tie-break order. A slice, not an array: a later rules
+    /// version may add forms without changing its type.
+    pub const ALL: &'static [Form] = &[
         Form::Raw,
         Form::Fragment,
         Form::Json,
@@ -66,7 +67,7 @@ impl Form {
 
     /// The form named `name`, if any.
     pub fn from_name(name: &str) -> Option<Form> {
-        Form::ALL.into_iter().find(|f| f.as_str() == name)
+        Form::ALL.iter().copied().find(|f| f.as_str() == name)
     }
 }
 

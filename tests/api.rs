@@ -61,13 +61,13 @@ fn forms_names_and_order() {
             "raw", "fragment", "json", "percent", "html", "base64", "hex", "wrapped"
         ]
     );
-    for f in Form::ALL {
+    for &f in Form::ALL {
         assert_eq!(Form::from_name(f.as_str()), Some(f));
         assert_eq!(f.to_string(), f.as_str());
     }
     assert_eq!(Form::from_name("Raw"), None);
     assert_eq!(Form::from_name(""), None);
-    let mut sorted = Form::ALL;
+    let mut sorted = Form::ALL.to_vec();
     sorted.sort();
     assert_eq!(sorted, Form::ALL, "Ord follows the tie-break order");
 }

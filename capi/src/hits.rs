@@ -111,7 +111,8 @@ fn form_name(form: Form) -> *const c_char {
 pub extern "C" fn scrub_form_name(form: u32) -> *const c_char {
     boundary_value(std::ptr::null(), || {
         Ok(Form::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|f| scrub_form::from(*f) as u32 == form)
             .map_or(std::ptr::null(), form_name))
     })

@@ -79,7 +79,7 @@ pub fn total(names: &[Name], lists: &[Vec<Hit>]) -> Vec<Hit> {
     }
     let mut hits = Vec::new();
     for Name { name, shown } in names {
-        for form in Form::ALL {
+        for &form in Form::ALL {
             if let Some(&count) = counts.get(&(name.as_str(), form)) {
                 hits.push(Hit {
                     name: shown.clone(),

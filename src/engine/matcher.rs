@@ -139,7 +139,7 @@ pub(crate) struct Matcher {
     run: Run,
     run_end: u64,
     /// Per secret, per form: matches replaced (empty before the first).
-    counts: Vec<[u64; 8]>,
+    counts: Vec<[u64; Form::ALL.len()]>,
 }
 
 impl Matcher {
@@ -451,7 +451,7 @@ impl Matcher {
     pub(crate) fn hits(&self, engine: &Engine) -> Vec<Hit> {
         let mut hits = Vec::new();
         for (secret, counts) in engine.secrets.iter().zip(&self.counts) {
-            for form in Form::ALL {
+            for &form in Form::ALL {
                 let count = counts[form as usize];
                 if count > 0 {
                     hits.push(Hit {
@@ -468,7 +468,10 @@ impl Matcher {
     /// The first hit by secret index, then form order: (secret, form).
     pub(crate) fn first_hit(&self) -> Option<(usize, Form)> {
         self.counts.iter().enumerate().find_map(|(secret, counts)| {
-            let form = Form::ALL.into_iter().find(|&f| counts[f as usize] > 0)?;
+            let form = Form::ALL
+                .iter()
+                .copied()
+                .find(|&f| counts[f as usize] > 0)?;
             Some((secret, form))
         })
     }
@@ -1089,7 +1092,7 @@ impl Matcher {
 
     fn replace(&mut self, engine: &Engine, best: &Candidate, span: &[u8], out: &mut Vec<u8>) {
         if self.counts.is_empty() {
-            self.counts = vec![[0; 8]; engine.secrets.len()];
+            self.counts = vec![[0; Form::ALL.len()]; engine.secrets.len()];
         }
         self.counts[best.secret as usize][best.form as usize] += 1;
         if engine.same_length {
