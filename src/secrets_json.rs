@@ -109,14 +109,25 @@ pub fn secrets_from_json(json: &[u8]) -> Result<Vec<Secret>, SecretsJsonError> {
 const FIELDS: [&str; 5] = ["name", "value", "valueHex", "placeholder", "placeholderHex"];
 
 fn secret(index: usize, item: &RawValue) -> Result<Secret, SecretsJsonError> {
-    // Keys are borrowed where they have no escapes; values stay raw text.
-    let fields: BTreeMap<Cow<'_, str>, &RawValue> = serde_json::from_str(item.get())
+    // Values stay raw text.
+    let Entries(entries) = serde_json::from_str(item.get())
         .map_err(|_| error(format!("secret {index}: must be an object")))?;
-    if fields.keys().any(|key| !FIELDS.contains(&key.as_ref())) {
+    if entries
+        .iter()
+        .any(|(key, _)| !FIELDS.contains(&key.as_ref()))
+    {
         // Not echoed: a key may be anything, another secret's value too.
         return Err(error(format!(
             "secret {index}: unknown field (the fields are name, value, valueHex, placeholder and placeholderHex)"
         )));
+    }
+    let mut fields: BTreeMap<Cow<'_, str>, &RawValue> = BTreeMap::new();
+    for (key, raw) in entries {
+        if fields.contains_key(&key) {
+            // One of FIELDS: safe to echo.
+            return Err(error(format!("secret {index}: \"{key}\" is given twice")));
+        }
+        fields.insert(key, raw);
     }
     let name = match fields.get("name") {
         Some(raw) => string(raw)
@@ -138,6 +149,36 @@ fn secret(index: usize, item: &RawValue) -> Result<Secret, SecretsJsonError> {
         value: std::mem::take(&mut *value),
         placeholder,
     })
+}
+
+/// A secret's fields in the order given, a repeated one twice: a map keeps
+/// the last of a repeated key without a word, and `{"value": "a", "value":
+/// "b"}` is more likely a mistake than a choice.
+struct Entries<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> serde::Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Entries<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The bytes of a field given as text (`key`) or as hex (`hex_key`).
@@ -306,7 +347,7 @@ mod tests {
 
     #[test]
     fn errors_locate_without_showing_values() {
-        let cases: [(&[u8], &str); 8] = [
+        let cases: [(&[u8], &str); 10] = [
             (
                 b"[{\"name\":\"A\",\"value\":\"supersecret1\"",
                 "not valid JSON",
@@ -323,6 +364,15 @@ mod tests {
             (
                 br#"[{"name":"A","value":"supersecret1","palceholder":"x"}]"#,
                 "unknown field",
+            ),
+            // A repeated field is refused, not read as its last one.
+            (
+                br#"[{"name":"A","value":"supersecret1","value":"supersecret2"}]"#,
+                "secret 0: \"value\" is given twice",
+            ),
+            (
+                br#"[{"name":"A","value":"supersecret1"},{"name":"B","name":"C","valueHex":"00"}]"#,
+                "secret 1: \"name\" is given twice",
             ),
         ];
         for (json, expected) in cases {
