@@ -21,8 +21,10 @@ use crate::secret::trim_line_breaks;
 /// removed from the input (the `wrapped` form).
 ///
 /// `Debug` shows the form, the variant and the length, never the bytes,
-/// which are wiped when the pattern is dropped.
+/// which are wiped when the pattern is dropped. A later version may add
+/// fields: made by [`patterns`] only.
 #[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Pattern {
     /// The form the pattern belongs to.
     pub form: Form,
