@@ -392,21 +392,28 @@ impl Scrubber {
 /// placeholders of what it replaced (SPEC §1: no `Debug` output shows one).
 impl fmt::Debug for Scrubbed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scrubbed")
-            .field("output", &format_args!("<{} bytes>", self.output.len()))
-            .field("hits", &self.hits)
-            .finish()
+        debug_result(f, "Scrubbed", ("output", self.output.len()), &self.hits)
     }
 }
 
 /// As [`Scrubbed`]'s: the text's length and the hits.
 impl fmt::Debug for ScrubbedText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ScrubbedText")
-            .field("text", &format_args!("<{} bytes>", self.text.len()))
-            .field("hits", &self.hits)
-            .finish()
+        debug_result(f, "ScrubbedText", ("text", self.text.len()), &self.hits)
     }
+}
+
+/// The `Debug` of a result: its output field's length, and its hits.
+fn debug_result(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    (field, len): (&str, usize),
+    hits: &[Hit],
+) -> fmt::Result {
+    f.debug_struct(name)
+        .field(field, &format_args!("<{len} bytes>"))
+        .field("hits", &hits)
+        .finish()
 }
 
 /// No names: a compiled name holds no match of any pattern (the compile
