@@ -465,7 +465,8 @@ const char *scrub_form_name(uint32_t form);
  * Stores in `*len_out` the number of entries of `hits`.
  *
  * Errors: `SCRUB_STATUS_NULL_ARGUMENT` when a pointer is NULL,
- * `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe: a list is immutable.
+ * `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe: a
+ * list is immutable.
  *
  * # Safety
  * `hits` is NULL or a live list; `len_out` is NULL or writable.
@@ -476,9 +477,9 @@ scrub_status scrub_hits_len(const struct scrub_hits *hits, size_t *len_out);
  * Stores entry `index` of `hits` in `*hit_out`. The strings it points to
  * belong to `hits` and stay valid until `scrub_hits_free(hits)`.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
- * `SCRUB_STATUS_INDEX_OUT_OF_RANGE` (`*hit_out` is left untouched then).
- * Thread-safe: a list is immutable.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer), `SCRUB_STATUS_INDEX_OUT_OF_RANGE` (`*hit_out` is
+ * left untouched then). Thread-safe: a list is immutable.
  *
  * # Safety
  * `hits` is NULL or a live list; `hit_out` is NULL or writable.
@@ -600,9 +601,9 @@ scrub_status scrub_result_output(const struct scrub_result *result,
  * caller, free it with `scrub_hits_free`; independent of `result`), or
  * NULL on failure.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
- * `SCRUB_STATUS_PANIC` (memory for the list). Thread-safe: `result` is
- * immutable.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer), `SCRUB_STATUS_PANIC` (memory for the list).
+ * Thread-safe: `result` is immutable.
  *
  * # Safety
  * `result` is NULL or live; `hits_out` is NULL or writable.
@@ -662,8 +663,9 @@ void scrub_error_free(struct scrub_error *error);
  * Makes a new stream over `scrubber`, stored in `*stream_out` (owned by the
  * caller, free it with `scrub_stream_free`), or NULL on failure.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe:
- * any number of threads may make streams from one scrubber at once.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer). Thread-safe: any number of threads may make streams
+ * from one scrubber at once.
  *
  * # Safety
  * `scrubber` is NULL or live; `stream_out` is NULL or writable.
@@ -740,9 +742,9 @@ scrub_status scrub_stream_end(struct scrub_stream *stream,
  * the stream), or NULL on failure. Works after end too, and on a stream
  * left poisoned by a panic (the hits it had counted).
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
- * `SCRUB_STATUS_PANIC` (memory for the list). One thread at a time per
- * stream.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer), `SCRUB_STATUS_PANIC` (memory for the list). One
+ * thread at a time per stream.
  *
  * # Safety
  * `stream` is NULL or live; `hits_out` is NULL or writable.
@@ -755,14 +757,13 @@ scrub_status scrub_stream_hits(const struct scrub_stream *stream, struct scrub_h
  * a pending wrapped match). Works after end too (0), and on a stream left
  * poisoned by a panic.
  *
- * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). One thread at
- * a time per stream.
+ * Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer). One thread at a time per stream.
  *
  * # Safety
  * `stream` is NULL or live; `held_out` is NULL or writable.
  */
-scrub_status scrub_stream_held(const struct scrub_stream *stream,
-                               size_t *held_out);
+scrub_status scrub_stream_held(const struct scrub_stream *stream, size_t *held_out);
 
 /**
  * Frees a stream, with what it holds (bytes held back are dropped: call

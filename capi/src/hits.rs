@@ -121,7 +121,8 @@ pub extern "C" fn scrub_form_name(form: u32) -> *const c_char {
 /// Stores in `*len_out` the number of entries of `hits`.
 ///
 /// Errors: `SCRUB_STATUS_NULL_ARGUMENT` when a pointer is NULL,
-/// `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe: a list is immutable.
+/// `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe: a
+/// list is immutable.
 ///
 /// # Safety
 /// `hits` is NULL or a live list; `len_out` is NULL or writable.
@@ -141,9 +142,9 @@ pub unsafe extern "C" fn scrub_hits_len(
 /// Stores entry `index` of `hits` in `*hit_out`. The strings it points to
 /// belong to `hits` and stay valid until `scrub_hits_free(hits)`.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
-/// `SCRUB_STATUS_INDEX_OUT_OF_RANGE` (`*hit_out` is left untouched then).
-/// Thread-safe: a list is immutable.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer), `SCRUB_STATUS_INDEX_OUT_OF_RANGE` (`*hit_out` is
+/// left untouched then). Thread-safe: a list is immutable.
 ///
 /// # Safety
 /// `hits` is NULL or a live list; `hit_out` is NULL or writable.

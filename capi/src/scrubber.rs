@@ -399,9 +399,9 @@ pub unsafe extern "C" fn scrub_result_output(
 /// caller, free it with `scrub_hits_free`; independent of `result`), or
 /// NULL on failure.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
-/// `SCRUB_STATUS_PANIC` (memory for the list). Thread-safe: `result` is
-/// immutable.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer), `SCRUB_STATUS_PANIC` (memory for the list).
+/// Thread-safe: `result` is immutable.
 ///
 /// # Safety
 /// `result` is NULL or live; `hits_out` is NULL or writable.

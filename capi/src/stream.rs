@@ -80,8 +80,9 @@ fn overlaps(chunk: &[u8], buffer: &Vec<u8>) -> bool {
 /// Makes a new stream over `scrubber`, stored in `*stream_out` (owned by the
 /// caller, free it with `scrub_stream_free`), or NULL on failure.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). Thread-safe:
-/// any number of threads may make streams from one scrubber at once.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer). Thread-safe: any number of threads may make streams
+/// from one scrubber at once.
 ///
 /// # Safety
 /// `scrubber` is NULL or live; `stream_out` is NULL or writable.
@@ -212,9 +213,9 @@ pub unsafe extern "C" fn scrub_stream_end(
 /// the stream), or NULL on failure. Works after end too, and on a stream
 /// left poisoned by a panic (the hits it had counted).
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer),
-/// `SCRUB_STATUS_PANIC` (memory for the list). One thread at a time per
-/// stream.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer), `SCRUB_STATUS_PANIC` (memory for the list). One
+/// thread at a time per stream.
 ///
 /// # Safety
 /// `stream` is NULL or live; `hits_out` is NULL or writable.
@@ -239,8 +240,8 @@ pub unsafe extern "C" fn scrub_stream_hits(
 /// a pending wrapped match). Works after end too (0), and on a stream left
 /// poisoned by a panic.
 ///
-/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a misaligned pointer). One thread at
-/// a time per stream.
+/// Errors: `SCRUB_STATUS_NULL_ARGUMENT`, `SCRUB_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer). One thread at a time per stream.
 ///
 /// # Safety
 /// `stream` is NULL or live; `held_out` is NULL or writable.
