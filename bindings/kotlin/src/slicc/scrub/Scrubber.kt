@@ -5,12 +5,14 @@ import com.sun.jna.Native
 import com.sun.jna.Pointer
 import com.sun.jna.ptr.PointerByReference
 import java.io.Closeable
+import java.lang.ref.Reference
 
 /**
  * Compiled secrets: immutable, for any number of calls and streams on any
  * number of threads. A java.io.Closeable (so an AutoCloseable): close it, or use `use { }`, to free its native memory;
  * a Cleaner frees it otherwise once it is collected. Streams made from it go
- * on working after close.
+ * on working after close. A close() while other threads call it waits for
+ * their calls; later calls throw IllegalStateException.
  */
 class Scrubber private constructor(pointer: Pointer) : Closeable {
     private val handle = Handle(this, pointer, { Lib.lib.scrub_scrubber_free(it) }, "scrubber")
@@ -18,7 +20,13 @@ class Scrubber private constructor(pointer: Pointer) : Closeable {
     /** Scrubs [input] in one piece. */
     fun bytes(input: ByteArray): Scrubbed<ByteArray> {
         val result = PointerByReference()
-        Lib.check(Lib.lib.scrub_bytes(handle.get(), input, Lib.size(input.size), result))
+        try {
+            handle.use { Lib.check(Lib.lib.scrub_bytes(it, input, Lib.size(input.size), result)) }
+        } finally {
+            // Reachable until the call returns: else the Cleaner may free
+            // the scrubber under it (the result owns what it holds).
+            Reference.reachabilityFence(this)
+        }
         val owned = result.value
         try {
             val output = PointerByReference()
@@ -42,7 +50,12 @@ class Scrubber private constructor(pointer: Pointer) : Closeable {
     /** A new stream over these secrets. */
     fun stream(): Stream {
         val stream = PointerByReference()
-        Lib.check(Lib.lib.scrub_stream_new(handle.get(), stream))
+        try {
+            handle.use { Lib.check(Lib.lib.scrub_stream_new(it, stream)) }
+        } finally {
+            // As in bytes(): a stream keeps its secrets once made.
+            Reference.reachabilityFence(this)
+        }
         return Stream(stream.value)
     }
 

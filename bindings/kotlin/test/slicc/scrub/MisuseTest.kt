@@ -103,6 +103,37 @@ fun runMisuse(t: Tally) {
             require(out == "\uFEFF[redacted:A]") { out }
         }
     }
+    t.check("API: a scrubber closed while threads use it: their calls finish or refuse, none crashes") {
+        val input = "a $VALUE b ".repeat(20_000).toByteArray()
+        repeat(20) {
+            val s = Scrubber.compile(listOf(Secret("A", VALUE)))
+            val done = java.util.concurrent.atomic.AtomicInteger()
+            val wrong = java.util.concurrent.atomic.AtomicInteger()
+            val failed = java.util.concurrent.atomic.AtomicInteger()
+            val threads = (1..3).map {
+                Thread {
+                    try {
+                        while (true) {
+                            val out = s.bytes(input).output
+                            if (out.size != input.size - 20_000 * (VALUE.length - "[redacted:A]".length)) wrong.incrementAndGet()
+                            s.stream().close()
+                            done.incrementAndGet()
+                        }
+                    } catch (e: IllegalStateException) {
+                        // closed: expected once close() has run
+                    } catch (e: Throwable) {
+                        failed.incrementAndGet() // a native call on a freed scrubber
+                    }
+                }
+            }
+            threads.forEach { it.start() }
+            while (done.get() < 3) Thread.yield()
+            s.close()
+            threads.forEach { it.join() }
+            require(wrong.get() == 0 && failed.get() == 0) { "${wrong.get()} wrong outputs, ${failed.get()} failed calls" }
+            require(s.closed) { "closed" }
+        }
+    }
     t.check("API: one scrubber, four threads at once") {
         Scrubber.compile(listOf(Secret("A", VALUE))).use { s ->
             val input = "a $VALUE b".toByteArray()
