@@ -32,6 +32,7 @@ package scrub
 
 /*
 #include <stdlib.h>
+#include <string.h>
 #include "slicc_scrub.h"
 */
 import "C"
@@ -285,10 +286,17 @@ func Compile(secrets []Secret, opts Options) (*Scrubber, error) {
 		defer C.free(unsafe.Pointer(array))
 	}
 	entries := unsafe.Slice(array, n)
-	var toFree []unsafe.Pointer
+	// The copies in C memory, wiped before they are freed: they hold the
+	// values and placeholders (the Rust side wipes its own).
+	type copied struct {
+		p    unsafe.Pointer
+		size int
+	}
+	var toFree []copied
 	defer func() {
-		for _, p := range toFree {
-			C.free(p)
+		for _, c := range toFree {
+			C.memset(c.p, 0, C.size_t(c.size))
+			C.free(c.p)
 		}
 	}()
 	for i, s := range secrets {
@@ -298,17 +306,17 @@ func Compile(secrets []Secret, opts Options) (*Scrubber, error) {
 			return nil, &Error{StatusInvalidName, fmt.Sprintf("secret %d: invalid name: it contains a NUL byte", i)}
 		}
 		name := C.CString(s.Name)
-		toFree = append(toFree, unsafe.Pointer(name))
+		toFree = append(toFree, copied{unsafe.Pointer(name), len(s.Name)})
 		entries[i].name = name
 		if len(s.Value) > 0 {
 			value := C.CBytes(s.Value)
-			toFree = append(toFree, value)
+			toFree = append(toFree, copied{value, len(s.Value)})
 			entries[i].value = (*C.uint8_t)(value)
 			entries[i].value_len = C.size_t(len(s.Value))
 		}
 		if len(s.Placeholder) > 0 {
 			placeholder := C.CBytes(s.Placeholder)
-			toFree = append(toFree, placeholder)
+			toFree = append(toFree, copied{placeholder, len(s.Placeholder)})
 			entries[i].placeholder = (*C.uint8_t)(placeholder)
 			entries[i].placeholder_len = C.size_t(len(s.Placeholder))
 		}
