@@ -107,9 +107,18 @@ internal object Lib {
 
     fun size(value: Int): SizeT = SizeT(value.toLong())
 
-    /** Copies `len` bytes the library owns into a new array. */
-    fun copyOut(output: Pointer?, len: Long): ByteArray =
-        if (len == 0L || output == null) ByteArray(0) else output.getByteArray(0, len.toInt())
+    /**
+     * Copies `len` bytes the library owns into a new array; an output no
+     * array can hold (2 GiB or more: placeholders can make it longer than
+     * the input) throws, rather than come back cut at a wrapped length.
+     */
+    fun copyOut(output: Pointer?, len: Long): ByteArray {
+        if (len == 0L || output == null) return ByteArray(0)
+        if (len > Int.MAX_VALUE - 8) {
+            throw OutOfMemoryError("slicc-scrub: an output of $len bytes does not fit a ByteArray")
+        }
+        return output.getByteArray(0, len.toInt())
+    }
 
     fun check(status: Int) {
         if (status != 0) throw ScrubException(status)
