@@ -1,9 +1,11 @@
-//! Reading a `--secrets FILE` safely: a regular file that group or others
-//! can write is refused (anyone who can write it can empty the list and so
-//! switch scrubbing off, as ssh refuses a key others can read), one that
-//! others can read is used with a warning, and no file is read past
-//! [`MAX_SECRETS_JSON`]. A pipe such as `--secrets <(vault read ...)` is
-//! taken as it is.
+//! Reading a `--secrets FILE` safely: a regular file or named pipe that
+//! group or others can write, or that another user owns, is refused
+//! (anyone who can write it can empty the list and so switch scrubbing off,
+//! as ssh refuses a key others can read or own), one that others can read
+//! is used with a warning, and no file is read past [`MAX_SECRETS_JSON`].
+//! An anonymous pipe such as `--secrets <(vault read ...)` is the caller's,
+//! mode 0600: it passes. A device (a terminal's /dev/stdin) is taken as it
+//! is.
 
 use std::fs::File;
 use std::io::Read;
@@ -23,11 +25,11 @@ pub fn read(path: &Path) -> Result<Zeroizing<Vec<u8>>, Failure> {
     let metadata = file
         .metadata()
         .map_err(|e| Failure::config(format!("cannot read secrets file {shown}: {e}")))?;
-    if metadata.is_file() {
+    if metadata.is_file() || is_fifo(&metadata) {
         check_permissions(path, &metadata)?;
-        if metadata.len() > MAX_SECRETS_JSON as u64 {
-            return Err(too_large(path));
-        }
+    }
+    if metadata.is_file() && metadata.len() > MAX_SECRETS_JSON as u64 {
+        return Err(too_large(path));
     }
     let mut json = Zeroizing::new(Vec::new());
     // One byte past the cap tells a file that is too large (a device such
@@ -49,8 +51,28 @@ fn too_large(path: &Path) -> Failure {
 }
 
 #[cfg(unix)]
+fn is_fifo(metadata: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    metadata.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_metadata: &std::fs::Metadata) -> bool {
+    false
+}
+
+#[cfg(unix)]
 fn check_permissions(path: &Path, metadata: &std::fs::Metadata) -> Result<(), Failure> {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // SAFETY: geteuid cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let owner = metadata.uid();
+    if owner != me && owner != 0 {
+        return Err(Failure::config(format!(
+            "secrets file {} is owned by another user (uid {owner}): refused (its owner can switch scrubbing off; use a file of your own)",
+            path.display()
+        )));
+    }
     let mode = metadata.permissions().mode();
     if mode & 0o022 != 0 {
         return Err(Failure::config(format!(

@@ -120,6 +120,71 @@ fn a_secrets_file_that_group_or_others_can_write_is_refused() {
     }
 }
 
+/// A named pipe others can write is refused as a file is: whoever writes
+/// it first gives the secrets (an anonymous pipe, `<(...)`, is the
+/// caller's alone and is taken).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_that_others_can_write_is_refused() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fifo.json");
+    // Not `file`: writing a pipe left by an earlier run would wait forever.
+    let _ = std::fs::remove_file(&path);
+    let c_path = std::ffi::CString::new(path_str(&path)).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    set_mode(&path, 0o666);
+    let child = slicc(&["--secrets", path_str(&path)], &[])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The tool's open waits for a writer: be one, as another user would.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    let _ = writer.write_all(GOOD_SECRETS);
+    drop(writer);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stderr_lines(&out);
+    assert!(
+        lines.len() == 1 && lines[0].contains("writable by others: refused"),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A file another user owns is refused whatever its mode, as ssh refuses
+/// one: its owner can write it. Only root can make such a file: as anyone
+/// else the test checks that the caller's own file is taken.
+#[cfg(unix)]
+#[test]
+fn a_secrets_file_another_user_owns_is_refused() {
+    let path = file_with_mode("owned.json", GOOD_SECRETS, 0o600);
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        let c_path = std::ffi::CString::new(path_str(&path)).unwrap();
+        // SAFETY: a valid path; 65534 is `nobody` on Linux.
+        assert_eq!(unsafe { libc::chown(c_path.as_ptr(), 65534, 65534) }, 0);
+    }
+    let out = run_input(
+        slicc(&["--secrets", path_str(&path)], &[]),
+        b"ghp_abcdefgh12345678\n",
+    );
+    if root {
+        assert_eq!(out.status.code(), Some(2));
+        let lines = stderr_lines(&out);
+        assert!(
+            lines.len() == 1 && lines[0].contains("is owned by another user (uid 65534): refused"),
+            "{lines:?}"
+        );
+        assert!(out.stdout.is_empty());
+    } else {
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(out.stdout, b"[redacted:TOKEN]\n");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_secrets_file_that_others_can_read_is_used_with_a_warning() {
