@@ -97,10 +97,33 @@ pub fn write<W: Write + ?Sized>(out: &mut W, buf: &mut Vec<u8>) -> Result<(), Pu
     if buf.is_empty() {
         return Ok(());
     }
-    out.write_all(buf).map_err(PumpError::Write)?;
-    out.flush().map_err(PumpError::Write)?;
+    let mut rest = &buf[..];
+    while !rest.is_empty() {
+        match waiting(|| out.write(rest)) {
+            Ok(0) => return Err(PumpError::Write(io::ErrorKind::WriteZero.into())),
+            Ok(n) => rest = &rest[n..],
+            Err(e) => return Err(PumpError::Write(e)),
+        }
+    }
+    waiting(|| out.flush()).map_err(PumpError::Write)?;
     buf.clear();
     Ok(())
+}
+
+/// `op` until it does not fail with `Interrupted` or `WouldBlock`. An
+/// output handed to us non-blocking (a pipe or terminal another process set
+/// so: the flag is the file's, shared) gives `WouldBlock` when it is full:
+/// a wait for the reader, not an error that would drop the rest.
+fn waiting<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    loop {
+        match op() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                thread::sleep(Duration::from_millis(1));
+            }
+            result => return result,
+        }
+    }
 }
 
 /// Reads until end of input or an error, sending each chunk; stops early

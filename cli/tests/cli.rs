@@ -2,6 +2,7 @@
 //! scrubbing, prompts are not held, exit codes, errors, `--stats`,
 //! `--same-length`.
 
+use std::fs::File;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
@@ -356,6 +357,83 @@ fn large_input(len: usize) -> Vec<u8> {
 
 /// Odd write sizes, from single bytes to more than a pipe holds.
 const ODD_SIZES: &[usize] = &[1, 7, 4093, 13, 65_537, 2, 333, 1_048_579, 31, 17];
+
+/// Standard output handed over non-blocking (a pipe or terminal another
+/// process set so) and read slowly: a full pipe is a wait, not an error,
+/// for the filter and for `run` alike; every byte arrives.
+#[cfg(unix)]
+#[test]
+fn a_non_blocking_standard_output_read_slowly_loses_nothing() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let input = large_input(1 << 20);
+    let secrets_file = file("nonblocking.json", SECRETS_JSON.as_bytes());
+    let input_file = file("nonblocking-input.txt", &input);
+    let expected = scrubber(false).bytes(&input).output;
+    let cat = format!("cat {}", path_str(&input_file));
+    let filter: &[&str] = &["--secrets", path_str(&secrets_file)];
+    let run: &[&str] = &[
+        "--secrets",
+        path_str(&secrets_file),
+        "run",
+        "--no-pty",
+        "--",
+        "sh",
+        "-c",
+        &cat,
+    ];
+    for args in [filter, run] {
+        let mut fds = [0; 2];
+        // SAFETY: a valid array of two; the write end made non-blocking.
+        unsafe {
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            let flags = libc::fcntl(fds[1], libc::F_GETFL);
+            assert_eq!(
+                libc::fcntl(fds[1], libc::F_SETFL, flags | libc::O_NONBLOCK),
+                0
+            );
+        }
+        // SAFETY: both ends are ours alone from here.
+        let (read_end, write_end) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        let stdin = if args.len() == 2 {
+            Stdio::from(File::open(&input_file).unwrap())
+        } else {
+            Stdio::null()
+        };
+        let mut child = slicc(args, &[])
+            .stdin(stdin)
+            .stdout(Stdio::from(write_end))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = File::from(read_end);
+        let mut out = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            // Slower than the tool writes: its pipe fills.
+            thread::sleep(Duration::from_micros(200));
+            match reader.read(&mut chunk).unwrap() {
+                0 => break,
+                n => out.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let status = child.wait().unwrap();
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        assert!(status.success(), "{args:?}: {status:?} {stderr}");
+        assert!(
+            out == expected,
+            "{args:?}: {} bytes against {}",
+            out.len(),
+            expected.len()
+        );
+    }
+}
 
 #[test]
 fn large_input_in_odd_chunks_equals_bytes() {
