@@ -123,6 +123,8 @@ pub fn run(compiled: &Compiled, args: &ScrubArgs, command: &[OsString]) -> Resul
     };
     session.forward();
     let status = session.wait();
+    // Where forward kept the pty open for the command to exit.
+    session.master = None;
     drop(raw);
 
     let hits = session.stream.hits();
@@ -243,6 +245,9 @@ impl Session {
     fn forward(&mut self) {
         let master = self.master.take().expect("forward runs once");
         let mut buf = vec![0; CHUNK];
+        // Every copy of the pty's other end is closed (EIO): the command
+        // may still run, having closed its standard streams.
+        let mut other_end_closed = false;
         while !self.output_closed {
             let exited = self.status.is_some();
             if exited && self.quiet_until.is_none() {
@@ -280,7 +285,10 @@ impl Session {
 
             if master_ready.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
                 match rustix::io::read(&master, &mut buf[..]) {
-                    Ok(0) | Err(Errno::IO) => break,
+                    Ok(0) | Err(Errno::IO) => {
+                        other_end_closed = true;
+                        break;
+                    }
                     Ok(n) => {
                         self.stream
                             .push_into(&buf[..n], &mut self.scrubbed)
@@ -326,8 +334,12 @@ impl Session {
             self.write_out();
         }
         // Closing our end hangs up the pty: what still runs on it gets
-        // SIGHUP, as when a terminal closes.
-        drop(master);
+        // SIGHUP, as when a terminal closes. Not before the command exits
+        // where nothing holds the pty any more: the hang-up would be the
+        // command's death (129), not its own exit status (see `run`).
+        if other_end_closed && self.status.is_none() {
+            self.master = Some(master);
+        }
     }
 
     /// Waits for the command to exit (if it has not), still passing

@@ -725,3 +725,33 @@ fn stats_on_a_pty_count_the_one_stream() {
         "[redacted:PW]\r\n[redacted:PW]\r\nslicc-scrub: hit PW raw 2\r\n"
     );
 }
+
+/// A command that closes its standard streams (as coreutils do on their
+/// way out) and goes on a while: the pty's other end is then closed while
+/// the command still runs, and its exit status is its own, not the SIGHUP
+/// a closed pty would send it (129).
+#[test]
+fn a_command_that_closes_its_terminal_first_keeps_its_exit_status() {
+    for code in [0, 3] {
+        let script = format!("echo done; exec >&- 2>&- <&-; sleep 0.3; exit {code}");
+        let mut child = slicc(
+            &["run", "--pty", "--env", "PW", "--", "sh", "-c", &script],
+            &[("PW", PASSWORD)],
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        watchdog(&child);
+        let mut shown = Vec::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_end(&mut shown)
+            .unwrap();
+        assert_eq!(shown, b"done\r\n");
+        assert_eq!(child.wait().unwrap().code(), Some(code));
+    }
+}
