@@ -144,6 +144,36 @@ impl CompileError {
         }
     }
 
+    /// The name of the secret the error is about, where the error shows it:
+    /// `None` where that name holds a match of some secret, a placeholder or
+    /// a piece of a value (the message names the secret by index alone), or
+    /// where the error is about no secret.
+    ///
+    /// ```
+    /// use slicc_scrub::{compile, Options, Secret, RULES_VERSION};
+    ///
+    /// let secrets = [
+    ///     Secret::new("DB_PASS", "hunter2hunter2"),
+    ///     Secret::new("hunter2hunter2", "unrelated-value-1"),
+    /// ];
+    /// let error = compile(&secrets, &Options::new(RULES_VERSION)).unwrap_err();
+    /// assert_eq!((error.index(), error.name()), (Some(1), None));
+    /// ```
+    pub fn name(&self) -> Option<&str> {
+        use CompileError::*;
+        match self {
+            UnsupportedVersion { .. } => None,
+            InvalidName { name, .. }
+            | DuplicateName { name, .. }
+            | ValueTooShort { name, .. }
+            | ValueTooLong { name, .. }
+            | PlaceholderTooLong { name, .. }
+            | PlaceholderLeaks { name, .. }
+            | RedactionLeaks { name, .. }
+            | TooLarge { name, .. } => name.as_deref(),
+        }
+    }
+
     /// The same error with every name for which `holds_match(index)` is true
     /// left out.
     pub(crate) fn hide_names(mut self, holds_match: impl Fn(usize) -> bool) -> CompileError {

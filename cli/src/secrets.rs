@@ -33,13 +33,22 @@ pub fn compile_args(args: &ScrubArgs) -> Result<Compiled, Failure> {
         }
         secrets.extend(parsed);
     }
+    let files = sources.len();
     for name in &args.env {
         secrets.push(Secret::new(name.as_str(), env_value(name)?));
         sources.push(format!("--env {name}"));
     }
     let options = Options::new(RULES_VERSION).same_length(args.same_length);
     let scrubber = compile(&secrets, &options).map_err(|e| {
-        let source = e.index().and_then(|i| sources.get(i));
+        let source = e.index().and_then(|i| match sources.get(i) {
+            // An --env source is the secret's name: where the error hides
+            // it (it holds another secret's value or a placeholder), so
+            // does this line.
+            Some(_) if i >= files && e.name().is_none() => {
+                Some(format!("--env number {}", i - files + 1))
+            }
+            source => source.cloned(),
+        });
         Failure::config(match source {
             Some(source) => format!("{e} (secret from {source})"),
             None => e.to_string(),

@@ -889,6 +889,37 @@ fn config_error(args: &[&str], env: &[(&str, &str)], expected: &str) -> String {
     lines[0].clone()
 }
 
+/// An --env variable named as another secret's value: the compile refuses
+/// it (its redaction would show that value) and names it by index alone,
+/// and so does the line that says where it came from.
+#[test]
+fn an_env_secret_named_as_a_value_is_refused_without_its_name() {
+    let secrets = file(
+        "named-value.json",
+        br#"[{"name":"DB","value":"supersecretvalue1"}]"#,
+    );
+    let out = run_input(
+        slicc(
+            &[
+                "--secrets",
+                path_str(&secrets),
+                "--env",
+                "supersecretvalue1",
+            ],
+            &[("supersecretvalue1", "another-value-0001")],
+        ),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stderr_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("(secret from --env number 1)"),
+        "{lines:?}"
+    );
+    assert!(!lines[0].contains("supersecretvalue1"), "{lines:?}");
+}
+
 #[test]
 fn bad_secrets_files_exit_2_with_one_line_and_no_value() {
     let value = "supersecretvalue1";
