@@ -118,21 +118,30 @@ fn filter_stdin(scrub: &ScrubArgs) -> Result<i32, Failure> {
         &mut stream,
         scrub.idle(),
     );
-    let code = match result {
-        Ok(()) => 0,
+    // The hits so far go to standard error whatever became of the output,
+    // as `run` does.
+    let print_stats = || {
+        if scrub.stats {
+            stats::print(&stats::total(&compiled.names, &[stream.hits()]));
+        }
+    };
+    match result {
+        Ok(()) => {
+            print_stats();
+            Ok(0)
+        }
         Err(PumpError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            return Ok(CLOSED_OUTPUT);
+            print_stats();
+            Ok(CLOSED_OUTPUT)
         }
         Err(PumpError::Write(e)) => {
-            return Err(Failure::io(format!("writing standard output: {e}")));
+            print_stats();
+            Err(Failure::io(format!("writing standard output: {e}")))
         }
         Err(PumpError::Read(e)) => {
             eprintln!("slicc-scrub: reading standard input: {e}");
-            1
+            print_stats();
+            Ok(1)
         }
-    };
-    if scrub.stats {
-        stats::print(&stats::total(&compiled.names, &[stream.hits()]));
     }
-    Ok(code)
 }

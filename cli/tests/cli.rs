@@ -874,6 +874,28 @@ fn output_closed_early_exits_141() {
     assert_eq!(output.stderr, b"");
 }
 
+/// With --stats, the hits so far are written all the same (as `run` does).
+#[cfg(unix)]
+#[test]
+fn output_closed_early_still_gives_the_stats() {
+    let mut child = slicc(&["--env", "PW", "--stats"], &[("PW", PASSWORD)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let mut input = format!("{PASSWORD}\n").into_bytes();
+    input.extend(vec![b'x'; 1 << 20]);
+    let _ = stdin.write_all(&input);
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(141));
+    let lines = stderr_lines(&output);
+    assert!(lines.iter().any(|l| l.contains("PW")), "{lines:?}");
+}
+
 // ---- configuration errors --------------------------------------------------
 
 /// Runs the filter with `args` and `env`, expecting exit 2 and one line on
