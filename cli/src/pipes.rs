@@ -214,6 +214,14 @@ mod poll_loop {
             if err_ready {
                 err.read_once(&mut buf, &mut scrubbed, idle);
             }
+            // A side whose pipe has ended gives what it held now, not once
+            // the other ends too: later text of the other side comes after.
+            if out.pipe.is_none() {
+                out.end(&mut scrubbed);
+            }
+            if err.pipe.is_none() {
+                err.end(&mut scrubbed);
+            }
             let now = Instant::now();
             out.idle_if_due(now, &mut scrubbed);
             err.idle_if_due(now, &mut scrubbed);

@@ -856,6 +856,50 @@ fn run_a_missing_command_exits_127() {
     );
 }
 
+/// When the command's standard output ends, what its stream held is
+/// written then, not when its standard error ends too: text the command
+/// writes later to standard error comes after it, as it was written.
+#[cfg(unix)]
+#[test]
+fn a_held_tail_of_standard_output_goes_out_when_that_output_ends() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    // 20 bytes of the value: held (the fragment could still grow), and
+    // longer than an idle may release.
+    let prefix = &PASSWORD[..20];
+    let script = format!("printf %s '{prefix}'; exec >&-; sleep 0.3; echo later >&2");
+    let mut fds = [0; 2];
+    // SAFETY: a valid array of two.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both ends are ours alone from here.
+    let (read_end, write_end) =
+        unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let mut child = slicc(
+        &[
+            "--env",
+            "PW",
+            "--idle-ms",
+            "0",
+            "run",
+            "--no-pty",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ],
+        &[("PW", PASSWORD)],
+    )
+    .stdin(Stdio::null())
+    .stdout(Stdio::from(write_end.try_clone().unwrap()))
+    .stderr(Stdio::from(write_end))
+    .spawn()
+    .unwrap();
+    let mut shown = String::new();
+    File::from(read_end).read_to_string(&mut shown).unwrap();
+    assert!(child.wait().unwrap().success());
+    // At the end, the held 20 bytes are a fragment of the value.
+    assert_eq!(shown, "[redacted:PW]later\n");
+}
+
 #[cfg(unix)]
 #[test]
 fn output_closed_early_exits_141() {
