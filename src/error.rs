@@ -130,18 +130,7 @@ pub enum CompileError {
 impl CompileError {
     /// The index of the secret the error is about, if it is about one.
     pub fn index(&self) -> Option<usize> {
-        use CompileError::*;
-        match self {
-            UnsupportedVersion { .. } => None,
-            InvalidName { index, .. }
-            | DuplicateName { index, .. }
-            | ValueTooShort { index, .. }
-            | ValueTooLong { index, .. }
-            | PlaceholderTooLong { index, .. }
-            | PlaceholderLeaks { index, .. }
-            | RedactionLeaks { index, .. }
-            | TooLarge { index, .. } => Some(*index),
-        }
+        self.about().map(|(index, _)| index)
     }
 
     /// The name of the secret the error is about, where the error shows it:
@@ -160,17 +149,22 @@ impl CompileError {
     /// assert_eq!((error.index(), error.name()), (Some(1), None));
     /// ```
     pub fn name(&self) -> Option<&str> {
+        self.about().and_then(|(_, name)| name)
+    }
+
+    /// The index and shown name of the secret the error is about.
+    fn about(&self) -> Option<(usize, Option<&str>)> {
         use CompileError::*;
         match self {
             UnsupportedVersion { .. } => None,
-            InvalidName { name, .. }
-            | DuplicateName { name, .. }
-            | ValueTooShort { name, .. }
-            | ValueTooLong { name, .. }
-            | PlaceholderTooLong { name, .. }
-            | PlaceholderLeaks { name, .. }
-            | RedactionLeaks { name, .. }
-            | TooLarge { name, .. } => name.as_deref(),
+            InvalidName { index, name }
+            | DuplicateName { index, name, .. }
+            | ValueTooShort { index, name, .. }
+            | ValueTooLong { index, name, .. }
+            | PlaceholderTooLong { index, name, .. }
+            | PlaceholderLeaks { index, name, .. }
+            | RedactionLeaks { index, name, .. }
+            | TooLarge { index, name } => Some((*index, name.as_deref())),
         }
     }
 

@@ -897,10 +897,11 @@ fn a_held_tail_of_standard_output_goes_out_when_that_output_ends() {
     assert_eq!(shown, "[redacted:PW]later\n");
 }
 
+/// Runs the filter with `args`, its standard output closed before it
+/// writes, on `input` and then 1 MiB of text.
 #[cfg(unix)]
-#[test]
-fn output_closed_early_exits_141() {
-    let mut child = slicc(&["--env", "PW"], &[("PW", PASSWORD)])
+fn with_output_closed(args: &[&str], input: &[u8]) -> Output {
+    let mut child = slicc(args, &[("PW", PASSWORD)])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -908,9 +909,17 @@ fn output_closed_early_exits_141() {
         .unwrap();
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(&vec![b'x'; 1 << 20]);
+    let mut all = input.to_vec();
+    all.extend(vec![b'x'; 1 << 20]);
+    let _ = stdin.write_all(&all);
     drop(stdin);
-    let output = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn output_closed_early_exits_141() {
+    let output = with_output_closed(&["--env", "PW"], b"");
     assert_eq!(output.status.code(), Some(141));
     assert_eq!(output.stderr, b"");
 }
@@ -919,19 +928,8 @@ fn output_closed_early_exits_141() {
 #[cfg(unix)]
 #[test]
 fn output_closed_early_still_gives_the_stats() {
-    let mut child = slicc(&["--env", "PW", "--stats"], &[("PW", PASSWORD)])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let mut stdin = child.stdin.take().unwrap();
-    let mut input = format!("{PASSWORD}\n").into_bytes();
-    input.extend(vec![b'x'; 1 << 20]);
-    let _ = stdin.write_all(&input);
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
+    let input = format!("{PASSWORD}\n");
+    let output = with_output_closed(&["--env", "PW", "--stats"], input.as_bytes());
     assert_eq!(output.status.code(), Some(141));
     let lines = stderr_lines(&output);
     assert!(lines.iter().any(|l| l.contains("PW")), "{lines:?}");
