@@ -1,5 +1,14 @@
 // slicc-scrub for Node.js: TypeScript declarations of index.js.
 
+// Symbol.dispose for a project whose `lib` predates it (as @types/node
+// declares it): close() is there under that name at run time where the
+// runtime has the symbol.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** A secret: its name (1 to 128 bytes of A-Z a-z 0-9 _ - .), value and optional placeholder. */
 export interface Secret {
   name: string;
@@ -40,8 +49,12 @@ export declare class Stream {
   end(): Uint8Array;
   /** Totals of the stream so far; still readable after end(). */
   readonly hits: Hit[];
+  /** How many bytes are held back, waiting for more input; 0 once ended. */
+  readonly held: number;
   /** Frees the stream without end() (held bytes are dropped). end() frees it too. */
   close(): void;
+  /** close(), for `using` (where the runtime has Symbol.dispose). */
+  [Symbol.dispose](): void;
 }
 
 export declare class Scrubber {
@@ -53,6 +66,8 @@ export declare class Scrubber {
   /** Frees the compiled secrets (also done by the garbage collector, later). Streams go on. */
   close(): void;
   readonly closed: boolean;
+  /** close(), for `using` (where the runtime has Symbol.dispose). */
+  [Symbol.dispose](): void;
 }
 
 /** Compiles the secrets; throws a ScrubError (or a TypeError for wrong types). */

@@ -90,6 +90,7 @@ const c = {
   streamIdle: fn(`uint32_t scrub_stream_idle(void *stream, ${out})`),
   streamEnd: fn(`uint32_t scrub_stream_end(void *stream, ${out})`),
   streamHits: fn('uint32_t scrub_stream_hits(void *stream, _Out_ void **hits)'),
+  streamHeld: fn('uint32_t scrub_stream_held(void *stream, _Out_ size_t *held)'),
   streamFree: fn('void scrub_stream_free(void *stream)'),
 };
 

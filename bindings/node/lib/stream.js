@@ -1,6 +1,8 @@
 'use strict';
 // A stream over a scrubber. end() frees the native stream at once and keeps
-// its hits, so a stream that is ended needs no close().
+// its hits, so a stream that is ended needs no close() (where its hits
+// cannot be read then, it keeps the native stream, which still has them,
+// rather than lose the bytes end() returns).
 
 const { c, copyOut } = require('./library');
 const { ScrubError, Status, check } = require('./errors');
@@ -11,11 +13,12 @@ class Stream {
   /** Use scrubber.stream(). */
   constructor(pointer) {
     this._handle = new Handle(this, pointer, c.streamFree, 'stream');
+    this._ended = false;
     this._endedHits = null;
   }
 
   _live() {
-    if (this._endedHits !== null) throw new ScrubError(Status.STREAM_ENDED);
+    if (this._ended) throw new ScrubError(Status.STREAM_ENDED);
     return this._handle.get();
   }
 
@@ -45,8 +48,13 @@ class Stream {
     const len = [0];
     check(c.streamEnd(stream, output, len));
     const bytes = copyOut(output[0], len[0]);
-    this._endedHits = this._readHits(stream);
-    this._handle.close();
+    this._ended = true;
+    try {
+      this._endedHits = this._readHits(stream);
+      this._handle.close();
+    } catch {
+      // Out of memory for the list: `hits` reads it from the native stream later.
+    }
     return bytes;
   }
 
@@ -54,6 +62,14 @@ class Stream {
   get hits() {
     if (this._endedHits !== null) return this._endedHits.map((hit) => ({ ...hit }));
     return this._readHits(this._handle.get());
+  }
+
+  /** How many bytes are held back, waiting for more input (0 once ended). */
+  get held() {
+    if (this._ended) return 0;
+    const held = [0];
+    check(c.streamHeld(this._handle.get(), held));
+    return Number(held[0]);
   }
 
   _readHits(stream) {

@@ -146,3 +146,19 @@ test('text keeps a leading BOM (the vectors cover a cut character)', () => {
   assert.equal(scrubber.text(`\uFEFF${VALUE}`).output, '\uFEFF[redacted:A]');
   scrubber.close();
 });
+
+test('held counts the bytes held back, 0 once ended, and throws once closed', () => {
+  const scrubber = compile([{ name: 'API_KEY', value: VALUE }], options);
+  const stream = scrubber.stream();
+  assert.equal(stream.held, 0);
+  const head = stream.push(enc(`key=${VALUE.slice(0, 6)}`));
+  assert.equal(stream.held, 6, 'a proper prefix of the value is held back');
+  const out = Buffer.concat([head, stream.push(enc(VALUE.slice(6))), stream.end()]).toString();
+  assert.equal(out, 'key=[redacted:API_KEY]');
+  assert.equal(stream.held, 0);
+  const closed = scrubber.stream();
+  closed.push(enc(VALUE.slice(0, 6)));
+  closed.close();
+  assert.throws(() => closed.held, /closed/);
+  scrubber.close();
+});
