@@ -59,6 +59,7 @@ interface CLibrary : Library {
     fun scrub_stream_idle(stream: Pointer, output: PointerByReference, outputLen: Pointer): Int
     fun scrub_stream_end(stream: Pointer, output: PointerByReference, outputLen: Pointer): Int
     fun scrub_stream_hits(stream: Pointer, hits: PointerByReference): Int
+    fun scrub_stream_held(stream: Pointer, held: Pointer): Int
     fun scrub_stream_free(stream: Pointer?)
 }
 

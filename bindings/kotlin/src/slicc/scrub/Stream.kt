@@ -7,16 +7,19 @@ import com.sun.jna.ptr.PointerByReference
 /**
  * A stream over a scrubber (SPEC §4). Its calls are serialised, so it may be
  * shared between threads. end() frees the native stream and keeps the hits,
- * so an ended stream needs no close().
+ * so an ended stream needs no close() (where its hits cannot be read then,
+ * it keeps the native stream, which still has them, rather than lose the
+ * bytes end() returns).
  */
 class Stream internal constructor(pointer: Pointer) : Closeable {
     private val handle = Handle(this, pointer, { Lib.lib.scrub_stream_free(it) }, "stream")
     private val output = PointerByReference()
     private val outputLen = Lib.sizeMemory()
+    private var ended = false
     private var endedHits: List<Hit>? = null
 
     private fun live(): Pointer {
-        if (endedHits != null) throw ScrubException(Status.STREAM_ENDED.code)
+        if (ended) throw ScrubException(Status.STREAM_ENDED.code)
         return handle.get()
     }
 
@@ -44,10 +47,26 @@ class Stream internal constructor(pointer: Pointer) : Closeable {
     fun end(): ByteArray {
         val stream = live()
         val bytes = taken(Lib.lib.scrub_stream_end(stream, output, outputLen))
-        endedHits = readHits(stream)
-        handle.close()
+        ended = true
+        try {
+            endedHits = readHits(stream)
+            handle.close()
+        } catch (e: ScrubException) {
+            // No memory for the list: [hits] reads it from the native stream later.
+        } catch (e: OutOfMemoryError) {
+            // Likewise.
+        }
         return bytes
     }
+
+    /** How many bytes are held back, waiting for more input; 0 once ended. */
+    val held: Long
+        @Synchronized get() {
+            if (ended) return 0
+            val held = Lib.sizeMemory()
+            Lib.check(Lib.lib.scrub_stream_held(handle.get(), held))
+            return Lib.readSize(held)
+        }
 
     /** The hits so far; still readable after end(). */
     val hits: List<Hit>

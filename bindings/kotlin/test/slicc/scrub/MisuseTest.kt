@@ -29,6 +29,22 @@ fun runMisuse(t: Tally) {
             stream.close()
         }
     }
+    t.check("held counts the bytes held back, 0 once ended; a closed stream refuses it") {
+        Scrubber.compile(listOf(Secret("API_KEY", VALUE))).use { scrubber ->
+            val stream = scrubber.stream()
+            require(stream.held == 0L) { "held ${stream.held} at first" }
+            val head = stream.push("key=${VALUE.take(6)}".toByteArray())
+            require(stream.held == 6L) { "held ${stream.held}: a proper prefix of the value is held back" }
+            val out = head + stream.push(VALUE.drop(6).toByteArray()) + stream.end()
+            require(String(out, Charsets.UTF_8) == "key=[redacted:API_KEY]") { String(out, Charsets.UTF_8) }
+            require(stream.held == 0L) { "held ${stream.held} once ended" }
+            val closed = scrubber.stream()
+            closed.push(VALUE.take(6).toByteArray())
+            closed.close()
+            val e = expectThrows("held after close") { closed.held }
+            require(e is IllegalStateException && e.message.toString().contains("stream is closed")) { e.toString() }
+        }
+    }
     t.check("misuse: wrong rules version") {
         for (version in listOf(v - 1, v + 1, 0)) {
             val e = expectScrub(Status.UNSUPPORTED_VERSION) { Scrubber.compile(listOf(Secret("A", VALUE)), false, version) }
