@@ -190,6 +190,37 @@ class ApiTest(unittest.TestCase):
             s.bytes("a str")
         self.assertEqual(Scrubber([]).bytes(b"anything"), (b"anything", []))
 
+    def test_bytes_like_values_are_not_left_in_copies(self):
+        # A bytearray is passed where it is (the caller can wipe it); what
+        # the binding copies (read-only or non-contiguous buffers, hex
+        # fields) it wipes once compiled. Each shape still compiles.
+        import ctypes
+        from slicc_scrub import _NativeSecrets, _normalise, _Secret
+
+        value = b"correct horse battery staple"
+        caller = bytearray(value)
+        secrets = [
+            ("A", caller),
+            ("B", memoryview(b"B-" + value)),
+            ("C", memoryview(b"".join(bytes([c, 0x2E]) for c in b"C-" + value))[::2]),
+            {"name": "D", "valueHex": (b"D-" + value).hex(), "placeholderHex": b"<dee>".hex()},
+        ]
+        native = _NativeSecrets(_normalise(secrets))
+        at = _Secret.value.offset
+        pointers = [ctypes.c_void_p.from_buffer(native.array[i], at).value for i in range(4)]
+        self.assertEqual(pointers[0], ctypes.addressof((ctypes.c_char * len(caller)).from_buffer(caller)))
+        self.assertEqual([ctypes.string_at(p, 30) for p in pointers[1:]], [b"B-" + value, b"C-" + value, b"D-" + value])
+        self.assertEqual(len(native.copies), 4, "B, C, D's value and D's placeholder are copies")
+        native.wipe()
+        self.assertEqual([ctypes.string_at(p, 30) for p in pointers[1:]], [bytes(30)] * 3)
+        self.assertEqual(caller, value, "the caller's bytearray is the caller's to wipe")
+        del native
+
+        s = Scrubber(secrets)
+        out = s.bytes(b"a " + value + b" b B-" + value + b" c C-" + value + b" d D-" + value).output
+        self.assertEqual(out, b"a [redacted:A] b [redacted:B] c [redacted:C] d <dee>")
+        caller[:] = bytes(len(caller))  # not held by the binding once compiled
+
     def test_same_length(self):
         s = Scrubber([("PW", self.VALUE)], same_length=True)
         self.assertEqual(s.bytes(b"pw=correct horse battery staple;").output, b"pw=" + b"*" * 28 + b";")

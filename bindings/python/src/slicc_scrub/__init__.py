@@ -388,19 +388,25 @@ def _utf8(text: str, what: str) -> bytes:
     raise ValueError(f"{what} is not valid Unicode: a lone surrogate at character {at} (pass bytes)")
 
 
-def _secret_bytes(value: object, i: int, field: str) -> bytes:
+def _secret_bytes(value: object, i: int, field: str) -> BytesLike:
     # The message names the field and the secret's index, never the value.
+    # A bytes-like value stays the caller's object (see _NativeSecrets).
     if value is None:
         return b""
     if isinstance(value, str):
         return _utf8(value, f"secret {i}: {field}")
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value)
+        return value
     raise TypeError(f"secret {i}: {field} must be bytes or str, not {type(value).__name__}")
 
 
-def _normalise(secrets: Iterable[SecretLike]) -> List[Tuple[bytes, bytes, bytes]]:
-    """(name bytes, value bytes, placeholder bytes) for each secret."""
+class _Decoded(bytearray):
+    """Bytes decoded here (a hex field): wiped once compiled."""
+
+
+def _normalise(secrets: Iterable[SecretLike]) -> List[Tuple[bytes, BytesLike, BytesLike]]:
+    """(name bytes, value, placeholder) for each secret; hex fields decoded
+    into _Decoded bytearrays."""
     out = []
     for i, secret in enumerate(secrets):
         if isinstance(secret, dict):
@@ -409,11 +415,11 @@ def _normalise(secrets: Iterable[SecretLike]) -> List[Tuple[bytes, bytes, bytes]
                 raise TypeError(f"secret {i}: unknown field {sorted(unknown)[0]!r}")
             name = secret.get("name")
             if "valueHex" in secret:
-                value = bytes.fromhex(secret["valueHex"])
+                value = _Decoded.fromhex(secret["valueHex"])
             else:
                 value = secret.get("value")
             if "placeholderHex" in secret:
-                placeholder = bytes.fromhex(secret["placeholderHex"])
+                placeholder = _Decoded.fromhex(secret["placeholderHex"])
             else:
                 placeholder = secret.get("placeholder")
         elif isinstance(secret, (tuple, list)) and len(secret) in (2, 3):
@@ -438,6 +444,47 @@ def _normalise(secrets: Iterable[SecretLike]) -> List[Tuple[bytes, bytes, bytes]
             (name, _secret_bytes(value, i, "value"), _secret_bytes(placeholder, i, "placeholder"))
         )
     return out
+
+
+class _NativeSecrets:
+    """The secrets as the C ABI takes them, for one compile. A writable
+    buffer (a bytearray) is passed where it is, not copied: a caller who
+    wipes it after compiling leaves no copy of ours behind. What must be
+    copied (a read-only or non-contiguous buffer, a hex field decoded
+    here) is wiped by wipe(). A str or bytes is immutable: Python gives no
+    way to wipe it, the caller's or ours."""
+
+    def __init__(self, normalised: List[Tuple[bytes, BytesLike, BytesLike]]) -> None:
+        self._keep: List[object] = []  # what the structs point into
+        self.copies: List[ctypes.Array] = []  # made here: wiped
+        self.array = (_Secret * max(len(normalised), 1))()
+        for i, (name, value, placeholder) in enumerate(normalised):
+            value_p, value_len = self._pointer(value)
+            placeholder_p, placeholder_len = self._pointer(placeholder)
+            # An empty placeholder is none (NULL); an empty value is an
+            # empty value, for compile to refuse as too short.
+            placeholder_p = placeholder_p if placeholder_len else None
+            self.array[i] = _Secret(name, value_p, value_len, placeholder_p, placeholder_len)
+
+    def _pointer(self, data: BytesLike) -> Tuple[object, int]:
+        if isinstance(data, bytes):
+            return data, len(data)
+        view = memoryview(data)
+        if view.nbytes == 0:
+            return b"", 0
+        ours = isinstance(data, _Decoded)
+        if view.readonly or not view.c_contiguous:
+            view, ours = memoryview(bytearray(view)), True
+        array = (ctypes.c_char * view.nbytes).from_buffer(view)
+        self._keep.append(array)
+        if ours:
+            self.copies.append(array)
+        return ctypes.cast(array, ctypes.c_char_p), view.nbytes
+
+    def wipe(self) -> None:
+        for array in self.copies:
+            ctypes.memset(array, 0, ctypes.sizeof(array))
+        self._keep.clear()
 
 
 def _options(same_length: bool) -> _Options:
@@ -468,15 +515,20 @@ class Scrubber:
         self.same_length = bool(same_length)
         lib = _load()
         normalised = _normalise(secrets)
-        array = (_Secret * max(len(normalised), 1))()
-        for i, (name, value, placeholder) in enumerate(normalised):
-            array[i] = _Secret(name, value, len(value), placeholder or None, len(placeholder))
+        native = _NativeSecrets(normalised)
         options = _options(self.same_length)
         handle = ctypes.c_void_p()
         error = ctypes.c_void_p()
-        status = lib.scrub_compile(
-            array, len(normalised), ctypes.byref(options), ctypes.byref(handle), ctypes.byref(error)
-        )
+        try:
+            status = lib.scrub_compile(
+                native.array,
+                len(normalised),
+                ctypes.byref(options),
+                ctypes.byref(handle),
+                ctypes.byref(error),
+            )
+        finally:
+            native.wipe()
         if status != Status.OK:
             raise _compile_error(status, error)
         self._own(handle)
