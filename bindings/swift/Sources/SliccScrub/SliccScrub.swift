@@ -75,7 +75,11 @@ public enum Status {
     public static let ok: UInt32 = 0
     public static let nullArgument: UInt32 = 1
     public static let invalidArgument: UInt32 = 2
+    public static let panic: UInt32 = 3
     public static let streamEnded: UInt32 = 4
+    public static let streamPoisoned: UInt32 = 5
+    public static let indexOutOfRange: UInt32 = 6
+    public static let unsupportedOptions: UInt32 = 7
     public static let unsupportedVersion: UInt32 = 100
     public static let invalidName: UInt32 = 101
     public static let duplicateName: UInt32 = 102
@@ -152,12 +156,18 @@ public final class Scrubber {
     /// Validates and compiles `secrets` (SPEC §1).
     /// - Throws: `ScrubError` naming the first secret at fault.
     public init(_ secrets: [Secret], sameLength: Bool = false) throws {
-        // C copies of every name, value and placeholder, valid during the call.
-        var owned: [UnsafeMutableRawPointer] = []
-        defer { owned.forEach { free($0) } }
+        // C copies of every name, value and placeholder, valid during the
+        // call, then wiped (they spell the secrets) and freed.
+        var owned: [(memory: UnsafeMutableRawPointer, count: Int)] = []
+        defer {
+            for (memory, count) in owned {
+                slicc_scrub_swift_wipe(memory, count)
+                free(memory)
+            }
+        }
         func copy(_ bytes: [UInt8]) -> UnsafePointer<UInt8> {
             let memory = malloc(max(bytes.count, 1))!
-            owned.append(memory)
+            owned.append((memory, bytes.count))
             bytes.withUnsafeBytes { source in
                 if let base = source.baseAddress {
                     memcpy(memory, base, bytes.count)
@@ -173,7 +183,7 @@ public final class Scrubber {
                                  message: "secret \(index): invalid name: it contains a NUL byte")
             }
             let name = strdup(secret.name)!
-            owned.append(UnsafeMutableRawPointer(name))
+            owned.append((UnsafeMutableRawPointer(name), secret.name.utf8.count))
             var entry = scrub_secret()
             entry.name = UnsafePointer(name)
             entry.value = copy(secret.value)
