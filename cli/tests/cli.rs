@@ -550,6 +550,14 @@ impl Collected {
     }
 }
 
+/// Sends `signal` to the child: by the system call, not the `kill` program,
+/// which a minimal system (Debian without procps) does not have.
+#[cfg(unix)]
+fn signal(child: &Child, signal: rustix::process::Signal) {
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("a child's pid");
+    rustix::process::kill_process(pid, signal).expect("the child takes the signal");
+}
+
 fn spawn_piped(mut command: Command) -> (Child, ChildStdin, Collected, Collected) {
     let mut child = command
         .stdin(Stdio::piped())
@@ -721,14 +729,7 @@ fn run_forwards_sigterm_to_the_command() {
         "{:?}",
         stdout.shown()
     );
-    let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    signal(&child, rustix::process::Signal::TERM);
     let output = child.wait_with_output().unwrap();
     drop(stdin);
     // slicc-scrub lived on to pass on what the command printed as it
@@ -815,23 +816,13 @@ fn under_a_terminal_ctrl_c_reaches_the_command_once() {
     // A second delivery, if the command handled the first in time, would
     // show as "int 2" now.
     assert!(!shown.wait_contains("int 2", Duration::from_millis(300)));
-    let kill = |signal: &str| {
-        let pid = child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args([signal, &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-    };
-    kill("-INT");
+    signal(&child, rustix::process::Signal::INT);
     assert!(
         shown.wait_contains("int 2 [redacted:PW]", wait),
         "{:?}",
         shown.shown()
     );
-    kill("-TERM");
+    signal(&child, rustix::process::Signal::TERM);
     assert_eq!(child.wait().unwrap().code(), Some(128 + 15));
     assert!(!shown.shown().contains("int 3"), "{:?}", shown.shown());
     assert!(!shown.shown().contains(PASSWORD));
