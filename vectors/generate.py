@@ -1474,6 +1474,12 @@ def group_idle() -> None:
               [("push", b"b64: " + core[:16] + b"\r\n"), "idle", ("push", core[16:] + b".\r\n"), "end"],
               ["b64: ", "", "[redacted:KEY].\r\n", ""],
               [["b64: ", m(0, "wrapped", core[:16] + b"\r\n" + core[16:]), ".\r\n"]])
+    # Idle counts CR and LF among the held bytes (rules version 4): 14 view
+    # bytes and a CR LF are 16 held, kept; without them counted, 14 would go.
+    idle_case("idle_counts_line_breaks_held", [key],
+              [("push", b"b64: " + core[:14] + b"\r\n"), "idle", ("push", core[14:] + b".\r\n"), "end"],
+              ["b64: ", "", "[redacted:KEY].\r\n", ""],
+              [["b64: ", m(0, "wrapped", core[:14] + b"\r\n" + core[14:]), ".\r\n"]])
     # Rules version 4: a value stored with a trailing newline is complete without
     # it, so nothing waits for the LF (under version 3 it was held until idle).
     tok = S("TOKEN", "token12345\n")
