@@ -1,6 +1,7 @@
 // Runs vectors/vectors.json (SPEC §5) through the Swift wrapper: bytes(),
 // text() where the case is text, a stream split at every point, and one
-// byte at a time, comparing output and hits (in any order).
+// byte at a time, comparing output and hits (in any order); and
+// vectors/idle.json step by step.
 //
 // Untested on the machine this was written on (no Swift toolchain there);
 // CI runs it in the macOS job.
@@ -45,28 +46,42 @@ private let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-private func loadCases() throws -> [VectorCase] {
-    let data = try Data(contentsOf: root.appendingPathComponent("vectors/vectors.json"))
+/// The cases of one of the repository's vector files.
+private func loadCaseObjects(_ file: String) throws -> [[String: Any]] {
+    let data = try Data(contentsOf: root.appendingPathComponent("vectors/\(file)"))
     let document = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-    return (document["cases"] as! [[String: Any]]).map { (item: [String: Any]) -> VectorCase in
-        let secrets = (item["secrets"] as! [[String: Any]]).map { secret in
-            Secret(name: secret["name"] as! String,
-                   value: field(secret, "value", "valueHex")!,
-                   placeholder: field(secret, "placeholder", "placeholderHex"))
-        }
-        let options = item["options"] as? [String: Any]
-        let hits = (item["hits"] as! [[String: Any]]).map { hit in
-            Hit(name: hit["name"] as! String, form: hit["form"] as! String,
-                count: (hit["count"] as! NSNumber).uint64Value)
-        }
-        return VectorCase(
+    return document["cases"] as! [[String: Any]]
+}
+
+private func secretsOf(_ item: [String: Any]) -> [Secret] {
+    (item["secrets"] as! [[String: Any]]).map { secret in
+        Secret(name: secret["name"] as! String,
+               value: field(secret, "value", "valueHex")!,
+               placeholder: field(secret, "placeholder", "placeholderHex"))
+    }
+}
+
+private func sameLengthOf(_ item: [String: Any]) -> Bool {
+    ((item["options"] as? [String: Any])?["sameLength"] as? Bool) ?? false
+}
+
+private func hitsOf(_ item: [String: Any]) -> [Hit] {
+    sorted((item["hits"] as! [[String: Any]]).map { hit in
+        Hit(name: hit["name"] as! String, form: hit["form"] as! String,
+            count: (hit["count"] as! NSNumber).uint64Value)
+    })
+}
+
+private func loadCases() throws -> [VectorCase] {
+    try loadCaseObjects("vectors.json").map { (item: [String: Any]) -> VectorCase in
+        VectorCase(
             name: item["name"] as! String,
-            secrets: secrets,
-            sameLength: (options?["sameLength"] as? Bool) ?? false,
+            secrets: secretsOf(item),
+            sameLength: sameLengthOf(item),
             input: field(item, "input", "inputHex")!,
             text: item["input"] as? String,
             output: field(item, "output", "outputHex")!,
-            hits: sorted(hits))
+            hits: hitsOf(item))
     }
 }
 
@@ -156,6 +171,44 @@ final class VectorsTests: XCTestCase {
         let shown = try stream.push(Array("Password: ".utf8)) + (try stream.idle())
         XCTAssertEqual(shown, Array("Password: ".utf8))
         XCTAssertEqual(try stream.held(), 0)
+    }
+
+    /// vectors/idle.json: each case's steps (push, idle, end) in order,
+    /// each step's output, then the hits.
+    func testIdleVectorsStepByStep() throws {
+        let cases = try loadCaseObjects("idle.json")
+        XCTAssertGreaterThan(cases.count, 10)
+        for item in cases {
+            let name = item["name"] as! String
+            let stream = try Scrubber(secretsOf(item), sameLength: sameLengthOf(item)).stream()
+            let steps = item["steps"] as! [[String: Any]]
+            let outputs: [[UInt8]]
+            if let hex = item["outputsHex"] as? [String] {
+                outputs = hex.map { fromHex($0) }
+            } else {
+                outputs = (item["outputs"] as! [String]).map { Array($0.utf8) }
+            }
+            guard steps.count == outputs.count else {
+                XCTFail("\(name): \(steps.count) steps, \(outputs.count) outputs")
+                continue
+            }
+            for (index, step) in steps.enumerated() {
+                let got: [UInt8]
+                if let pushed = field(step, "push", "pushHex") {
+                    got = try stream.push(pushed)
+                } else if (step["idle"] as? Bool) == true {
+                    got = try stream.idle()
+                } else if (step["end"] as? Bool) == true {
+                    got = try stream.end()
+                } else {
+                    XCTFail("\(name): step \(index): unknown step \(step.keys.sorted())")
+                    continue
+                }
+                XCTAssertEqual(got, outputs[index], "\(name): step \(index)")
+            }
+            XCTAssertEqual(try sorted(stream.hits()), hitsOf(item), "\(name): hits")
+        }
+        print("idle.json: \(cases.count) cases, step by step")
     }
 
     func testJSONSecrets() throws {
