@@ -223,11 +223,9 @@ impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use CompileError::*;
         match self {
-            UnsupportedVersion { version } => write!(
-                f,
-                "unsupported rules version {version} (this library implements version {})",
-                crate::RULES_VERSION
-            ),
+            // SPEC §1 gives this message whole; the version this library
+            // implements is `RULES_VERSION`.
+            UnsupportedVersion { version } => write!(f, "unsupported rules version {version}"),
             InvalidName { index, name } => write!(
                 f,
                 "{}: invalid name: it must be 1 to {} bytes of A-Z a-z 0-9 _ - .",
