@@ -13,6 +13,7 @@ use crate::form::Form;
 
 use super::hash::IntMap;
 use super::layout;
+use super::prefetch::prefetch;
 use super::seeds::{GRAM, gram};
 use super::verify::common_prefix;
 use super::wipe::{self, Wiped};
@@ -199,33 +200,49 @@ impl SuffixAutomaton {
         // The edge table's keys in 32 bits while every state id fits in
         // 24 (values of 8 MiB in all): slots of 8 bytes, not 16.
         if 2 * total + 1 < NARROW_STATES {
-            Self::build::<u32>(values, total, total >= FOLLOW_ALL_FROM, LARGE_FROM)
+            Self::build::<u32>(
+                values,
+                total,
+                total >= FOLLOW_ALL_FROM,
+                LARGE_FROM,
+                INTERLEAVE_FROM,
+            )
         } else {
-            Self::build::<u64>(values, total, total >= FOLLOW_ALL_FROM, LARGE_FROM)
+            Self::build::<u64>(
+                values,
+                total,
+                total >= FOLLOW_ALL_FROM,
+                LARGE_FROM,
+                INTERLEAVE_FROM,
+            )
         }
     }
 
     /// With `follow_all`, every value's bytes are kept for
     /// [`SuffixAutomaton::follow`], else those of [`FOLLOWED`] bytes or more.
+    /// Large from `large_from` states, built interleaved from
+    /// `interleave_from` value bytes (see [`Builder::extend_all`]).
     fn build<'a, K: EdgeKey>(
         values: impl Iterator<Item = (u32, &'a [u8])> + Clone,
         total: usize,
         follow_all: bool,
         large_from: usize,
+        interleave_from: usize,
     ) -> Self {
         // At most n + 1 states that `extend` makes for a longer string (a
         // byte each at most, and the root), n clones (as many) and 3n
         // transitions: reserved, so no buffer that spells a value grows
         // and leaves a copy behind.
         let mut b = Builder::<K> {
-            nodes: Vec::with_capacity(total + 1),
+            nodes: vec![Node::HOLE; total + 1],
+            made: 0,
             clones: Vec::with_capacity(total),
             split: total as u32 + 1,
             more: Vec::with_capacity(3 * total),
             root: Vec::new(),
             find: EdgeTable::new(),
         };
-        b.state(0, NONE);
+        b.state(ROOT, 0, NONE);
         let count = values.clone().count();
         let is_followed = |len: usize| len >= FOLLOWED || follow_all;
         let followed: usize = values
@@ -240,39 +257,44 @@ impl SuffixAutomaton {
         let mut secrets = Vec::with_capacity(count);
         // Where the next value starts among the bytes of all of them.
         let mut at = 0u32;
-        // Each value's state (whose longest string it is), its length and
-        // its secret, for `whole`.
-        let mut wholes = Vec::with_capacity(count);
-        // Per state: where its strings first end among the values, and the most
-        // value bytes that follow them (together: the pass up the links
-        // below reads both of a state at random), the latter made into the
-        // state's word below.
-        let mut seen: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
+        let list: Vec<&[u8]> = values.clone().map(|(_, v)| v).collect();
         for (secret, value) in values.clone() {
             starts.push(at);
             secrets.push(secret);
             let kept = is_followed(value.len());
             text_at.push(if kept { text.len() as u32 } else { NONE });
-            let mut last = ROOT;
-            for (i, &byte) in value.iter().enumerate() {
-                last = b.extend(last, byte);
-                if seen.len() < b.id_end() {
-                    // Grown by half at a time, not a state at a time.
-                    seen.resize(b.id_end() + b.id_end() / 2, (u32::MAX, 0));
-                }
-                let (end, room) = &mut seen[last as usize];
-                *end = (*end).min(at);
-                *room = (*room).max((value.len() - i - 1).min(FRAGMENT) as u32);
-                at += 1;
-                if kept {
-                    text.push(byte);
-                    if text.len().is_multiple_of(CHECKPOINT) {
-                        checkpoints.push(last);
-                    }
+            if kept {
+                text.extend_from_slice(value);
+            }
+            at += value.len() as u32;
+        }
+        checkpoints.resize(text.len() / CHECKPOINT, NONE);
+        // Per state: where its strings first end among the values, and the most
+        // value bytes that follow them (together: the pass up the links
+        // below reads both of a state at random), the latter made into the
+        // state's word below.
+        let mut seen: Vec<(u32, u32)> = vec![(u32::MAX, 0); b.id_end()];
+        let interleaved = total >= interleave_from;
+        let lasts = b.extend_all(&list, &starts, interleaved, |b, v, i, last| {
+            if seen.len() < b.id_end() {
+                // Grown by half at a time, not a state at a time.
+                seen.resize(b.id_end() + b.id_end() / 2, (u32::MAX, 0));
+            }
+            let (end, room) = &mut seen[last as usize];
+            *end = (*end).min(starts[v] + i as u32);
+            *room = (*room).max((list[v].len() - i - 1).min(FRAGMENT) as u32);
+            if text_at[v] != NONE {
+                let kept = text_at[v] as usize + i + 1;
+                if kept.is_multiple_of(CHECKPOINT) {
+                    checkpoints[kept / CHECKPOINT - 1] = last;
                 }
             }
-            wholes.push((last, value.len() as u32, secret));
-        }
+        });
+        // The state a value's last byte left is the value's own.
+        let wholes = lasts.iter().zip(values.clone());
+        let wholes: Vec<(u32, u32, u32)> = wholes
+            .map(|(&last, (secret, value))| (last, value.len() as u32, secret))
+            .collect();
         starts.push(at);
         seen.truncate(b.id_end());
         // An occurrence of a string is one of each of its suffixes: push
@@ -663,8 +685,14 @@ fn first_equal(word: u64, byte: u8) -> usize {
 /// others' targets in a table by (state, byte) and their bytes in a list
 /// per state (an arena of linked entries), the root's in a table by byte.
 struct Builder<K: EdgeKey> {
-    /// The root and the states `extend` makes for a longer string, by id.
+    /// The root and the states `extend` makes for a longer string, by id:
+    /// a position's, one more than its place among the bytes of all values
+    /// (see [`Builder::extend_all`]), so that they keep the order of the
+    /// values however the values are gone through. A [`Node::HOLE`] where
+    /// a position made no state (its string occurred already).
     nodes: Vec<Node>,
+    /// How many of `nodes` are states, not holes.
+    made: usize,
     /// The clones, their ids from `split` (one more than the value bytes,
     /// past every id of `nodes`) on: the states of the strings that occur
     /// more than once, to which the construction's walks down the suffix
@@ -685,6 +713,30 @@ struct Builder<K: EdgeKey> {
 
 /// Edges a state holds in its own node.
 const INLINE: usize = 4;
+
+/// The lines of a construction step's walk asked for ahead (see
+/// [`Builder::extend_all`]), and how many steps apart their stages are:
+/// the first line of the step 15 ahead, the second of the step 12 ahead,
+/// ..., the fifth of the step 3 ahead (closer where fewer values run). At
+/// 100 x 64 KiB the construction took 1.5 s so, against 2.2 to 2.4 one
+/// value after another (with 4 stages 2 apart, 1.6 to 1.8; none, 2.4 to
+/// 2.5: interleaving alone gains nothing).
+const WALK_STAGES: usize = 5;
+const WALK_GAP: usize = 3;
+
+/// Value bytes from which the construction goes through the values
+/// interleaved (see [`Builder::extend_all`]): 10 x 64 KiB took 0.11 to
+/// 0.12 s so against 0.13 to 0.18 one after another, 100 x 64 KiB 1.7 to
+/// 2.0 s against 2.5 to 3.1 (alternated, a noisy host). Below, it gained
+/// nothing (100 x 4 KiB) or lost: at 10,000 tokens each round reads the
+/// state of every token's prefix, 10,000 of them, that one after another
+/// finds in the cache (0.09 to 0.14 s against 0.05 to 0.09). Any value
+/// (0 included) gives the same automaton; the fuzzers use 0, so that they
+/// go through the interleaved order, which the tests' smaller sets do not.
+#[cfg(not(fuzzing))]
+const INTERLEAVE_FROM: usize = 512 << 10;
+#[cfg(fuzzing)]
+const INTERLEAVE_FROM: usize = 0;
 
 /// A state while the automaton is built, in half a cache line with its
 /// first edges: a step of the construction visits states along suffix
@@ -708,6 +760,19 @@ struct Node {
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 impl Node {
+    /// A place in `nodes` that holds no state.
+    const HOLE: Node = Node {
+        len: NONE,
+        link: NONE,
+        more: NONE,
+        targets: [NONE; INLINE],
+        bytes: [0; INLINE],
+    };
+
+    fn is_hole(&self) -> bool {
+        self.len == NONE
+    }
+
     /// Where the edge on `byte` is among those held here.
     #[inline]
     fn slot_of(&self, byte: u8) -> Option<usize> {
@@ -904,38 +969,36 @@ impl<K: EdgeKey> Builder<K> {
     /// One past the largest id: a table by id has a place for each state
     /// (and for the ids between `nodes` and `clones`, which none has).
     fn id_end(&self) -> usize {
-        if self.clones.is_empty() {
-            self.nodes.len()
-        } else {
-            self.split as usize + self.clones.len()
-        }
+        self.split as usize + self.clones.len()
     }
 
     /// The number of states.
     fn count(&self) -> usize {
-        self.nodes.len() + self.clones.len()
+        self.made + self.clones.len()
     }
 
     /// Every state with its id.
     fn states(&self) -> impl Iterator<Item = (usize, &Node)> + Clone + '_ {
         let split = self.split as usize;
         let clones = self.clones.iter().enumerate();
-        self.nodes
-            .iter()
-            .enumerate()
+        let nodes = self.nodes.iter().enumerate();
+        nodes
+            .filter(|(_, n)| !n.is_hole())
             .chain(clones.map(move |(i, n)| (split + i, n)))
     }
 
-    fn state(&mut self, len: u32, link: u32) -> u32 {
-        let id = self.nodes.len() as u32;
-        assert!(id < self.split, "a state a value byte at most");
-        self.nodes.push(Node {
+    /// The state of id `id` (the root's, or a position's).
+    fn state(&mut self, id: u32, len: u32, link: u32) -> u32 {
+        let node = &mut self.nodes[id as usize];
+        assert!(node.is_hole(), "a state a value byte at most");
+        *node = Node {
             len,
             link,
             more: NONE,
             targets: [NONE; INLINE],
             bytes: [0; INLINE],
-        });
+        };
+        self.made += 1;
         if id == ROOT {
             self.root = vec![NONE; 256];
         }
@@ -1032,10 +1095,123 @@ impl<K: EdgeKey> Builder<K> {
         clone
     }
 
+    /// Appends every value: one after another, or `interleaved`, a byte
+    /// of each value in turn (the first of each, then the second of each,
+    /// ...: the order of a breadth-first walk of their trie, in which the
+    /// generalised construction is as exact as one value after another).
+    /// Each step's walk down the suffix links reads at random, each read
+    /// waiting on the one before (in memory, at 100 x 64 KiB); the steps
+    /// of different values do not wait on each other, so interleaved, the
+    /// lines of the steps just ahead are asked for one stage at a time
+    /// (see [`Builder::prefetch_walk`]) and their waits overlap. A new
+    /// state's id is its position's (one more than `starts[value] + i`),
+    /// either way. `each(builder, value, i, state)` follows each step.
+    /// Returns the state of each value whole.
+    fn extend_all(
+        &mut self,
+        values: &[&[u8]],
+        starts: &[u32],
+        interleaved: bool,
+        mut each: impl FnMut(&Self, usize, usize, u32),
+    ) -> Vec<u32> {
+        let mut lasts = vec![ROOT; values.len()];
+        if !interleaved {
+            for (v, value) in values.iter().enumerate() {
+                let mut last = ROOT;
+                for (i, &byte) in value.iter().enumerate() {
+                    last = self.extend(last, byte, starts[v] + i as u32 + 1);
+                    each(self, v, i, last);
+                }
+                lasts[v] = last;
+            }
+            return lasts;
+        }
+        let mut active: Vec<u32> = (0..values.len() as u32).collect();
+        let mut i = 0;
+        loop {
+            active.retain(|&v| values[v as usize].len() > i);
+            let n = active.len();
+            if n == 0 {
+                return lasts;
+            }
+            // Closer stages where too few values run for them all.
+            let gap = ((n - 1) / WALK_STAGES).clamp(1, WALK_GAP);
+            for k in 0..n {
+                for stage in 0..WALK_STAGES {
+                    let ahead = (WALK_STAGES - stage) * gap;
+                    // The step `ahead` of this one: in this round, or in
+                    // the next where its value's step in this one is done.
+                    let (w, j) = if k + ahead < n {
+                        (active[k + ahead] as usize, i)
+                    } else if ahead < n {
+                        (active[k + ahead - n] as usize, i + 1)
+                    } else {
+                        continue;
+                    };
+                    if let Some(&byte) = values[w].get(j) {
+                        self.prefetch_walk(lasts[w], byte, stage);
+                    }
+                }
+                let v = active[k] as usize;
+                let id = starts[v] + i as u32 + 1;
+                let last = self.extend(lasts[v], values[v][i], id);
+                lasts[v] = last;
+                each(self, v, i, last);
+            }
+            i += 1;
+        }
+    }
+
+    /// Asks for the `line`-th cache line (from 0) that `extend(last, byte,
+    /// _)` will read at random, reading those before it (asked for at the
+    /// stages before): the nodes down the suffix links from `last`'s, the
+    /// edge table's slot where a node has more edges, and the target's
+    /// node. A guess: the steps between may change what it reads.
+    #[inline(always)]
+    fn prefetch_walk(&self, last: u32, byte: u8, line: usize) {
+        let node = self.node(last);
+        if node.slot_of(byte).is_some() {
+            return; // the transition is there: not the usual step
+        }
+        let mut p = node.link;
+        let mut read = 0;
+        while p != NONE && p != ROOT {
+            let node = self.node(p);
+            if read == line {
+                prefetch(node);
+                return;
+            }
+            read += 1;
+            let target = match node.slot_of(byte) {
+                Some(k) => Some(node.targets[k]),
+                None if node.more != NONE => {
+                    let key = K::of(p, byte);
+                    let slot = &self.find.slots[self.find.slot(key)];
+                    if read == line {
+                        prefetch(slot);
+                        return;
+                    }
+                    read += 1;
+                    // The probe's first slot only: enough for a guess.
+                    (slot.0 == key).then_some(slot.1)
+                }
+                None => None,
+            };
+            if let Some(q) = target {
+                if read == line {
+                    prefetch(self.node(q));
+                }
+                return;
+            }
+            p = node.link;
+        }
+    }
+
     /// Appends `byte` to the string whose state is `last`; returns the
     /// state of the longer string (the generalised construction: the
-    /// transition may exist already, from another value).
-    fn extend(&mut self, last: u32, byte: u8) -> u32 {
+    /// transition may exist already, from another value), `id` if it is
+    /// a new one.
+    fn extend(&mut self, last: u32, byte: u8, id: u32) -> u32 {
         if let Some(q) = self.get(last, byte) {
             if self.len(last) + 1 == self.len(q) {
                 return q;
@@ -1048,7 +1224,7 @@ impl<K: EdgeKey> Builder<K> {
             self.node_mut(q).link = clone;
             return clone;
         }
-        let cur = self.state(self.len(last) + 1, ROOT);
+        let cur = self.state(id, self.len(last) + 1, ROOT);
         let mut p = last;
         let mut found = None;
         while p != NONE {
@@ -1419,14 +1595,20 @@ mod tests {
         let mut next = crate::engine::xorshift(17);
         // States of up to 4 edges, of 5 to 8, of more.
         let mut counts = [0; 3];
-        for alphabet in [2u64, 6, 20, 90, 256] {
+        // Built one value after another, then interleaved.
+        for (alphabet, interleave_from) in [2u64, 6, 20, 90, 256]
+            .into_iter()
+            .zip([0, usize::MAX].into_iter().cycle())
+        {
             let values: Vec<Vec<u8>> = (0..6)
                 .map(|_| (0..300).map(|_| (next() % alphabet) as u8 ^ 0x41).collect())
                 .collect();
             let total = values.iter().map(|v| v.len()).sum();
             let each = || values.iter().enumerate().map(|(i, v)| (i as u32, &v[..]));
-            let small = SuffixAutomaton::build::<u32>(each(), total, false, LARGE_FROM);
-            let large = SuffixAutomaton::build::<u32>(each(), total, false, 0);
+            let build = |large_from| {
+                SuffixAutomaton::build::<u32>(each(), total, false, large_from, interleave_from)
+            };
+            let (small, large) = (build(LARGE_FROM), build(0));
             assert!(!small.large && large.large);
             assert_eq!(small.states.len(), large.states.len());
             for s in 0..small.states.len() as u32 - 1 {
@@ -1441,6 +1623,88 @@ mod tests {
             }
         }
         assert!(counts.iter().all(|&c| c > 100), "{counts:?}");
+    }
+
+    /// Built interleaved (a byte of each value in turn), the automaton is
+    /// the one built one value after another: as many states, and along
+    /// any text the same match at every byte, with the same length of its
+    /// state, candidate, room, window prefixes and growth, and each value
+    /// whole the same. Sets with shared heads, repeated values, values
+    /// inside others, of small and large alphabets and of mixed lengths.
+    #[test]
+    fn interleaved_and_one_after_another_alike() {
+        let mut next = crate::engine::xorshift(23);
+        for round in 0..60u64 {
+            let alphabet = [2u64, 3, 8, 64, 256][round as usize % 5];
+            let mut pick = || (next() % alphabet) as u8 ^ 0x30;
+            let head: Vec<u8> = (0..round % 30).map(|_| pick()).collect();
+            let mut values: Vec<Vec<u8>> = (0..1 + round % 9)
+                .map(|i| {
+                    let len = [3, 20, 90, 300][(round + i) as usize % 4];
+                    let mut v = if i % 2 == 0 { head.clone() } else { Vec::new() };
+                    v.extend((0..len).map(|_| pick()));
+                    v
+                })
+                .collect();
+            if round % 3 == 0 {
+                values.push(values[0].clone());
+            }
+            if round % 4 == 1 {
+                let inner = values[values.len() - 1][1..].to_vec();
+                values.push(inner);
+            }
+            let total = values.iter().map(|v| v.len()).sum();
+            let each = || {
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (2 * i as u32, &v[..]))
+            };
+            let large_from = if round % 2 == 0 { 0 } else { LARGE_FROM };
+            let build = |interleave_from| {
+                SuffixAutomaton::build::<u32>(each(), total, true, large_from, interleave_from)
+            };
+            let (one, mixed) = (build(usize::MAX), build(0));
+            assert_eq!(one.states.len(), mixed.states.len(), "round {round}");
+            assert_eq!(one.whole.len(), mixed.whole.len(), "round {round}");
+            let mut text = Vec::new();
+            while text.len() < 3000 {
+                if next().is_multiple_of(4) {
+                    text.push((next() % alphabet) as u8 ^ 0x30);
+                } else {
+                    let v = &values[(next() % values.len() as u64) as usize];
+                    let from = (next() % v.len() as u64) as usize;
+                    let to = from + (next() % (v.len() - from) as u64) as usize + 1;
+                    text.extend_from_slice(&v[from..to]);
+                }
+            }
+            let (mut a, mut b) = ((ROOT, 0), (ROOT, 0));
+            for (at, &byte) in text.iter().enumerate() {
+                a = one.step(a.0, a.1, byte);
+                b = mixed.step(b.0, b.1, byte);
+                let len = a.1;
+                assert_eq!(len, b.1, "round {round}, byte {at}");
+                if len == 0 {
+                    assert_eq!((a.0, b.0), (ROOT, ROOT));
+                    continue;
+                }
+                let about = |sam: &SuffixAutomaton, (s, len): (u32, u32)| {
+                    (
+                        sam.max_len(s),
+                        sam.max_len(sam.link(s)),
+                        sam.candidate(s, len),
+                        sam.can_grow(s),
+                        sam.growable(s, len),
+                        sam.window_prefix_len(s, len, len.min(SHORT)),
+                        len < FRAGMENT as u32 && sam.starts_window(s, len),
+                        sam.whole
+                            .get(&(u64::from(s) << 32 | u64::from(len)))
+                            .copied(),
+                    )
+                };
+                assert_eq!(about(&one, a), about(&mixed, b), "round {round}, byte {at}");
+            }
+        }
     }
 
     /// Packed, the states of the shortest strings come first, by length up
@@ -1489,8 +1753,9 @@ mod tests {
         let total = values.iter().map(|v| v.len()).sum();
         let each = || values.iter().enumerate().map(|(i, v)| (i as u32, &v[..]));
         // Both widths of key, and both layouts of the states.
-        let narrow = SuffixAutomaton::build::<u32>(each(), total, false, LARGE_FROM);
-        let wide = SuffixAutomaton::build::<u64>(each(), total, false, 0);
+        // And built one value after another and interleaved.
+        let narrow = SuffixAutomaton::build::<u32>(each(), total, false, LARGE_FROM, usize::MAX);
+        let wide = SuffixAutomaton::build::<u64>(each(), total, false, 0, 0);
         let holds =
             |s: &[u8]| s.is_empty() || values.iter().any(|v| v.windows(s.len()).any(|w| w == s));
         let probes = strings(2000, 12, b"abcdefghi");
@@ -1587,7 +1852,14 @@ mod tests {
             // Every value followed (as in a large set), or the long ones.
             // In both layouts of the states.
             let large_from = if round % 3 == 0 { 0 } else { LARGE_FROM };
-            let sam = SuffixAutomaton::build::<u32>(each(), total, round % 2 == 0, large_from);
+            let interleave_from = if round % 4 < 2 { 0 } else { usize::MAX };
+            let sam = SuffixAutomaton::build::<u32>(
+                each(),
+                total,
+                round % 2 == 0,
+                large_from,
+                interleave_from,
+            );
             let mut text = Vec::new();
             while text.len() < 1000 {
                 if next().is_multiple_of(3) {
