@@ -719,22 +719,24 @@ const INLINE: usize = 4;
 /// the first line of the step 15 ahead, the second of the step 12 ahead,
 /// ..., the fifth of the step 3 ahead (closer where fewer values run). At
 /// 100 x 64 KiB the construction took 1.5 s so, against 2.2 to 2.4 one
-/// value after another (with 4 stages 2 apart, 1.6 to 1.8; none, 2.4 to
-/// 2.5: interleaving alone gains nothing).
+/// value after another (with 4 stages 2 apart, 1.6 to 1.8; with 2, the
+/// link's node and the target's, 2.4 to 2.5: no gain).
 const WALK_STAGES: usize = 5;
 const WALK_GAP: usize = 3;
 
 /// Value bytes from which the construction goes through the values
-/// interleaved (see [`Builder::extend_all`]): 10 x 64 KiB took 0.11 to
-/// 0.12 s so against 0.13 to 0.18 one after another, 100 x 64 KiB 1.7 to
-/// 2.0 s against 2.5 to 3.1 (alternated, a noisy host). Below, it gained
-/// nothing (100 x 4 KiB) or lost: at 10,000 tokens each round reads the
-/// state of every token's prefix, 10,000 of them, that one after another
-/// finds in the cache (0.09 to 0.14 s against 0.05 to 0.09). Any value
-/// (0 included) gives the same automaton; the fuzzers use 0, so that they
-/// go through the interleaved order, which the tests' smaller sets do not.
+/// interleaved (see [`Builder::extend_all`]). At 100 x 64 KiB the whole
+/// compile took 4.6 to 4.8 s so against 5.3 to 5.8 one value after another
+/// (the benchmark, alternated); at 10 x 64 KiB, where the builder is about
+/// the size of the last-level cache, it took 0.41 to 0.42 µs a value byte
+/// against 0.36 to 0.38, and at 10,000 tokens it lost too (each round
+/// reads the state of every token's prefix, 10,000 of them, which one
+/// value after another finds in the cache): from 1 MiB, between the two
+/// long shapes measured. Any value (0 included) gives the same automaton;
+/// the fuzzers use 0, so that they go through the interleaved order, which
+/// the tests' smaller sets do not.
 #[cfg(not(fuzzing))]
-const INTERLEAVE_FROM: usize = 512 << 10;
+const INTERLEAVE_FROM: usize = 1 << 20;
 #[cfg(fuzzing)]
 const INTERLEAVE_FROM: usize = 0;
 
