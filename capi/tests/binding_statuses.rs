@@ -71,38 +71,38 @@ fn header() -> Statuses {
     statuses
 }
 
+/// The text of `path` between the first `open` and the first `close`
+/// after it.
+fn between(path: &str, open: &str, close: &str) -> String {
+    let text = read(path);
+    let body = text.split_once(open).map(|(_, rest)| rest);
+    let body = body.and_then(|rest| rest.split(close).next());
+    body.unwrap_or_else(|| panic!("{path}: no {open:?}"))
+        .to_string()
+}
+
 #[test]
 fn swift_lists_every_status_of_the_header() {
-    let swift = read("bindings/swift/Sources/SliccScrub/SliccScrub.swift");
-    let enum_body = swift
-        .split("public enum Status {")
-        .nth(1)
-        .and_then(|rest| rest.split("\n}").next())
-        .expect("Swift's Status enum");
-    let listed = listed(enum_body, "public static let ", upper_snake);
-    assert_eq!(listed, header());
+    let path = "bindings/swift/Sources/SliccScrub/SliccScrub.swift";
+    let body = between(path, "public enum Status {", "\n}");
+    assert_eq!(listed(&body, "public static let ", upper_snake), header());
 }
 
 #[test]
 fn kotlin_lists_every_status_of_the_header() {
-    let kotlin = read("bindings/kotlin/src/slicc/scrub/ScrubException.kt");
-    let enum_body = kotlin
-        .split("enum class Status(val code: Int) {")
-        .nth(1)
-        .and_then(|rest| rest.split(';').next())
-        .expect("Kotlin's Status enum");
-    assert_eq!(listed(enum_body, "", same), header());
+    let path = "bindings/kotlin/src/slicc/scrub/ScrubException.kt";
+    let body = between(path, "enum class Status(val code: Int) {", ";");
+    assert_eq!(listed(&body, "", same), header());
 }
 
 #[test]
 fn node_lists_every_status_of_the_header() {
-    let node = read("bindings/node/lib/errors.js");
-    let object = node
-        .split("const Status = Object.freeze({")
-        .nth(1)
-        .and_then(|rest| rest.split("});").next())
-        .expect("Node.js's Status object");
-    assert_eq!(listed(object, "", same), header());
+    let body = between(
+        "bindings/node/lib/errors.js",
+        "const Status = Object.freeze({",
+        "});",
+    );
+    assert_eq!(listed(&body, "", same), header());
 }
 
 #[test]
