@@ -688,8 +688,10 @@ struct Builder<K: EdgeKey> {
     /// The root and the states `extend` makes for a longer string, by id:
     /// a position's, one more than its place among the bytes of all values
     /// (see [`Builder::extend_all`]), so that they keep the order of the
-    /// values however the values are gone through. A [`Node::HOLE`] where
-    /// a position made no state (its string occurred already).
+    /// values, interleaved or not (where a string occurs more than once,
+    /// which occurrence makes its state and which a clone can differ with
+    /// the order). A [`Node::HOLE`] where a position made no state (its
+    /// string occurred already).
     nodes: Vec<Node>,
     /// How many of `nodes` are states, not holes.
     made: usize,
@@ -732,9 +734,11 @@ const WALK_GAP: usize = 3;
 /// against 0.36 to 0.38, and at 10,000 tokens it lost too (each round
 /// reads the state of every token's prefix, 10,000 of them, which one
 /// value after another finds in the cache): from 1 MiB, between the two
-/// long shapes measured. Any value (0 included) gives the same automaton;
-/// the fuzzers use 0, so that they go through the interleaved order, which
-/// the tests' smaller sets do not.
+/// long shapes measured. Any value (0 included) gives the same automaton
+/// but for the numbering of some states (a string's state can be a clone
+/// in one order and a position's in the other); the fuzzers use 0, so that
+/// they go through the interleaved order, which the tests' smaller sets
+/// do not.
 #[cfg(not(fuzzing))]
 const INTERLEAVE_FROM: usize = 1 << 20;
 #[cfg(fuzzing)]
