@@ -35,6 +35,13 @@ const SHOW_TIMEOUT: Duration = Duration::from_secs(10);
 /// so that a regression fails the test instead of hanging it.
 const WATCHDOG: Duration = Duration::from_secs(120);
 
+/// Starts `command` under a [`watchdog`].
+fn spawn_watched(command: &mut Command) -> Child {
+    let child = command.spawn().expect("the binary starts");
+    watchdog(&child);
+    child
+}
+
 /// Kills `child` (by its pidfd: never another process that got its id)
 /// if it still runs after WATCHDOG.
 fn watchdog(child: &Child) {
@@ -67,6 +74,15 @@ fn slicc(args: &[&str], env: &[(&str, &str)]) -> Command {
         command.env(name, value);
     }
     command
+}
+
+/// `slicc-scrub run FLAGS --env PW -- sh -c SCRIPT`, PW holding PASSWORD:
+/// the shape of most tests here.
+fn scrubbed_sh(flags: &[&str], script: &str) -> Command {
+    let mut args = vec!["run"];
+    args.extend_from_slice(flags);
+    args.extend_from_slice(&["--env", "PW", "--", "sh", "-c", script]);
+    slicc(&args, &[("PW", PASSWORD)])
 }
 
 /// A pseudo-terminal the test holds the master end of: the terminal a user
@@ -109,8 +125,7 @@ impl Terminal {
                 Ok(())
             });
         }
-        let child = command.spawn().expect("the binary starts");
-        watchdog(&child);
+        let child = spawn_watched(&mut command);
         // Only slicc-scrub (and what it starts) holds the slave end now, so
         // the master reads end (EIO) when they have all gone.
         drop(command);
@@ -225,14 +240,7 @@ impl Shown {
 /// `run` with the secret PW, under a terminal of 24 x 80, running `sh -c
 /// script`.
 fn run_sh(script: &str) -> (Terminal, Child) {
-    Terminal::spawn(
-        slicc(
-            &["run", "--env", "PW", "--", "sh", "-c", script],
-            &[("PW", PASSWORD)],
-        ),
-        24,
-        80,
-    )
+    Terminal::spawn(scrubbed_sh(&[], script), 24, 80)
 }
 
 fn is_raw(mode: &Termios) -> bool {
@@ -260,18 +268,9 @@ fn the_command_sees_a_terminal_on_0_1_and_2() {
 #[test]
 fn with_no_pty_under_a_terminal_the_command_gets_pipes() {
     let (terminal, mut child) = Terminal::spawn(
-        slicc(
-            &[
-                "run",
-                "--no-pty",
-                "--env",
-                "PW",
-                "--",
-                "sh",
-                "-c",
-                r#"if [ -t 1 ]; then echo "fd 1: terminal"; else echo "fd 1: not"; fi"#,
-            ],
-            &[("PW", PASSWORD)],
+        scrubbed_sh(
+            &["--no-pty"],
+            r#"if [ -t 1 ]; then echo "fd 1: terminal"; else echo "fd 1: not"; fi"#,
         ),
         24,
         80,
@@ -398,22 +397,8 @@ fn a_multi_line_secret_with_cr_lf_from_the_terminal_is_replaced() {
 
 #[test]
 fn the_window_size_reaches_the_command_and_follows_ours() {
-    let (terminal, mut child) = Terminal::spawn(
-        slicc(
-            &[
-                "run",
-                "--env",
-                "PW",
-                "--",
-                "sh",
-                "-c",
-                "stty size; read line; stty size",
-            ],
-            &[("PW", PASSWORD)],
-        ),
-        37,
-        101,
-    );
+    let (terminal, mut child) =
+        Terminal::spawn(scrubbed_sh(&[], "stty size; read line; stty size"), 37, 101);
     terminal.expect("37 101\r\n");
     // SIGWINCH goes to slicc-scrub, the foreground of our terminal.
     tcsetwinsize(&terminal.master, size(40, 120)).unwrap();
@@ -502,24 +487,12 @@ fn the_command_dies_with_the_tool_on_a_pty() {
 
 #[test]
 fn the_command_dies_with_the_tool_on_pipes() {
-    let mut child = slicc(
-        &[
-            "run",
-            "--env",
-            "PW",
-            "--",
-            "sh",
-            "-c",
-            r#"echo "pid $$"; exec sleep 60"#,
-        ],
-        &[("PW", PASSWORD)],
-    )
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
-    watchdog(&child);
+    let mut child = spawn_watched(
+        scrubbed_sh(&[], r#"echo "pid $$"; exec sleep 60"#)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    );
     let mut stdout = child.stdout.take().unwrap();
     let mut line = Vec::new();
     let mut byte = [0];
@@ -566,18 +539,17 @@ for i in range(200):
         assert_eq!(stream.held(), 0, "{line:?} is held");
     }
     let (reader, writer) = std::io::pipe().unwrap();
-    let mut child = slicc(
-        &[
-            "run", "--no-pty", "--env", "PW", "--", "python3", "-c", CHILD,
-        ],
-        &[("PW", PASSWORD)],
-    )
-    .stdin(Stdio::null())
-    .stdout(writer.try_clone().unwrap())
-    .stderr(writer)
-    .spawn()
-    .unwrap();
-    watchdog(&child);
+    let mut child = spawn_watched(
+        slicc(
+            &[
+                "run", "--no-pty", "--env", "PW", "--", "python3", "-c", CHILD,
+            ],
+            &[("PW", PASSWORD)],
+        )
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer),
+    );
     let mut output = String::new();
     let mut reader = reader;
     reader.read_to_string(&mut output).unwrap();
@@ -640,26 +612,16 @@ fn an_interactive_shell_works() {
 /// after a last line without a newline too.
 #[test]
 fn with_pty_and_piped_input_the_command_reads_to_its_end() {
-    let mut child = slicc(
-        &[
-            "run",
-            "--pty",
-            "--env",
-            "PW",
-            "--",
-            "sh",
-            "-c",
+    let mut child = spawn_watched(
+        scrubbed_sh(
+            &["--pty"],
             // No echo of the input, so that only cat's output shows.
             "stty -echo; echo ready; cat; echo '<end of input>'; exit 6",
-        ],
-        &[("PW", PASSWORD)],
-    )
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    watchdog(&child);
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped()),
+    );
     let mut stdout = child.stdout.take().unwrap();
     let mut shown = Vec::new();
     let mut byte = [0];
@@ -701,19 +663,7 @@ fn a_missing_command_on_a_pty_exits_127_and_leaves_the_mode() {
 #[test]
 fn stats_on_a_pty_count_the_one_stream() {
     let (terminal, mut child) = Terminal::spawn(
-        slicc(
-            &[
-                "run",
-                "--stats",
-                "--env",
-                "PW",
-                "--",
-                "sh",
-                "-c",
-                r#"echo "$PW"; echo "$PW" >&2"#,
-            ],
-            &[("PW", PASSWORD)],
-        ),
+        scrubbed_sh(&["--stats"], r#"echo "$PW"; echo "$PW" >&2"#),
         24,
         80,
     );
@@ -734,16 +684,12 @@ fn stats_on_a_pty_count_the_one_stream() {
 fn a_command_that_closes_its_terminal_first_keeps_its_exit_status() {
     for code in [0, 3] {
         let script = format!("echo done; exec >&- 2>&- <&-; sleep 0.3; exit {code}");
-        let mut child = slicc(
-            &["run", "--pty", "--env", "PW", "--", "sh", "-c", &script],
-            &[("PW", PASSWORD)],
-        )
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-        watchdog(&child);
+        let mut child = spawn_watched(
+            scrubbed_sh(&["--pty"], &script)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        );
         let mut shown = Vec::new();
         child
             .stdout
