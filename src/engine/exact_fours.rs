@@ -10,6 +10,7 @@
 
 use zeroize::Zeroize;
 
+use super::hashed_starts::line_hash;
 use super::prefetch::prefetch;
 use super::wipe::Wiped;
 
@@ -146,12 +147,10 @@ fn lines_for(strings: usize) -> usize {
         .max(2)
 }
 
-/// The line of a string of 4 bytes: by its first 3 (Fibonacci hashing,
-/// whose top bits mix them all).
+/// The line of a string of 4 bytes: by its first 3 (see [`line_hash`]).
 #[inline(always)]
 fn line_of(string: u32, shift: u32) -> usize {
-    let first = u64::from(string >> 8);
-    (first.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
+    (line_hash(u64::from(string >> 8)) >> shift) as usize
 }
 
 #[cfg(test)]

@@ -118,8 +118,17 @@ impl HashedStarts {
     /// 4 of them, the last lowest).
     #[inline(always)]
     fn line_of(&self, first: u64) -> usize {
-        (first.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+        (line_hash(first) >> self.shift) as usize
     }
+}
+
+/// The hash whose top bits pick the line of a string by its bytes but the
+/// last (`first`, the last lowest), here and in `ExactFours` (Fibonacci
+/// hashing, whose top bits mix every byte): `ExactStarts` puts its
+/// strings in grouped by it.
+#[inline(always)]
+pub(super) fn line_hash(first: u64) -> u64 {
+    first.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The bits for `strings` strings: at least two lines (a shift of 64
