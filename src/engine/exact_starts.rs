@@ -341,6 +341,42 @@ impl ExactStarts {
         }
     }
 
+    /// Whether `bytes`, 1 to `longest + 1` of them, may begin a pattern or
+    /// a window: false says they begin none (those of `longest + 1` bytes
+    /// told by their hashed bits, a string of 4 bytes in a full line may).
+    /// Where these hold the strings of 4 bytes, the short starts ask this of
+    /// an end of a push of 3 to 5 bytes (see `ShortStarts`).
+    #[inline(always)]
+    pub(crate) fn may_begin(&self, bytes: &[u8]) -> bool {
+        let len = bytes.len();
+        debug_assert!(len > 0 && len <= self.longest + 1);
+        let string = number(bytes);
+        if len > self.longest {
+            self.longer.may_begin_number(string)
+        } else if len == self.rows_len {
+            self.rows.begins_number(string)
+        } else if len == EXACT {
+            self.four_begins(string) != Some(false)
+        } else {
+            let s = string as usize;
+            self.bits[len - 1][s / 64] & 1 << (s % 64) != 0
+        }
+    }
+
+    /// Starts loading what [`ExactStarts::may_begin`] reads first of the
+    /// last 4 and 5 bytes of `input`, where strings of 4 bytes are held
+    /// (beyond the cache: a miss each), as [`ExactStarts::prefetch_end`]
+    /// does of the last 3.
+    #[inline(always)]
+    pub(crate) fn prefetch_ends(&self, input: &[u8]) {
+        if self.longest == EXACT
+            && let Some(five) = input.last_chunk::<{ EXACT + 1 }>()
+        {
+            self.fours_hashed.prefetch(&five[1..EXACT]);
+            self.longer.prefetch(&five[..EXACT]);
+        }
+    }
+
     /// Starts loading what [`ExactStarts::first_begun`] reads of the last 3
     /// bytes of `input`, where strings of 3 bytes are held (2 MiB: a cache
     /// miss each).

@@ -42,7 +42,7 @@ use exact_rows::ExactRows;
 use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
 use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
-use short::ShortStarts;
+use short::{SHORTEST, ShortStarts};
 use starts::Starts;
 use suffix::SuffixAutomaton;
 use table::{Full, Table, TableBuilder};
@@ -186,6 +186,16 @@ const SMALL_ENGINE: usize = 512 * 1024;
 /// 64 KiB almost every string of 3 bytes of base64 text begins a window,
 /// and about half of the tails stepped were 3 bytes long.
 const EXACT_THREE_FROM: usize = 256 * 1024;
+
+/// From short starts of every length of this many bytes on (beyond half the
+/// last-level cache; about 3 million starts of patterns and windows),
+/// where the exact starts hold the strings of 4 bytes, they tell the ends
+/// of 3 to 5 bytes and the short starts hold those of 6 and 7 only:
+/// 100 x 64 KiB's short starts take 13 MB against 33 MB and 0.12 to 0.15 s
+/// against 0.51 to 0.52 s to make. Not below: at 100 x 4 KiB, 64 B pushes
+/// ran 0.89 to 0.94 x so (the exact starts' lines asked for there cost
+/// more than those of the short starts, then in the cache).
+const SHORTENED_FROM: usize = 16 << 20;
 
 /// Where the strings of 4 bytes keep the engine's memory within this many
 /// bytes a byte of value, [`Engine::exact_starts`] holds them too (from
@@ -358,7 +368,6 @@ impl Engine {
             .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));
         let starts = Starts::new(firsts);
         let tail_grams = tail_grams(&direct_table, &view_table);
-        let short_starts = ShortStarts::new([&direct_table, &view_table], long().map(|(_, v)| v));
         let direct_automaton = automaton_of(&direct_table);
         let view_automaton = automaton_of(&view_table);
         let every = direct_table
@@ -384,19 +393,21 @@ impl Engine {
             direct_first,
             starts,
             tail_grams,
-            short_starts,
             // Made below, once the engine's size is known.
+            short_starts: ShortStarts::none(),
             exact_starts: ExactStarts::none(),
             holds_push_tails: false,
             inert,
             direct_breaks,
             small: false,
         };
-        // Before the exact starts, which are sized by it.
-        let size = engine.memory_usage();
+        // Before the exact starts, which are sized by it, with short starts
+        // of every length (which they may shorten).
+        let tables = [&engine.direct_table, &engine.view_table];
+        let every_length = ShortStarts::memory_for(tables, long().map(|(_, v)| v), SHORTEST);
+        let size = engine.memory_usage() - engine.short_starts.memory_usage() + every_length;
         engine.small = size <= SMALL_ENGINE;
         let value_bytes: usize = long().map(|(_, v)| v.len()).sum();
-        let tables = [&engine.direct_table, &engine.view_table];
         let (longest, in_rows) = match exact {
             Exact::Longest(longest) => (longest, false),
             Exact::LongestInRows(longest) => (longest, true),
@@ -437,6 +448,15 @@ impl Engine {
             Some(starts) if !in_rows || fits(&starts) => starts,
             _ => exact_starts(longest - 1, false).expect("bitmaps hold any strings"),
         };
+        // Where the exact starts hold the strings of 4 bytes, and (by size)
+        // the short starts of every length would be beyond the last-level
+        // cache, the exact starts tell those of 3 to 5.
+        let shortened = exact != Exact::BySize || every_length >= SHORTENED_FROM;
+        let shortest = match engine.exact_starts.longest() {
+            EXACT if shortened => EXACT + 2,
+            _ => SHORTEST,
+        };
+        engine.short_starts = ShortStarts::new(tables, long().map(|(_, v)| v), shortest);
         Ok(engine)
     }
 

@@ -289,6 +289,12 @@ impl GramSet {
         GramSet::of_keys(grams, bits_per_gram, words)
     }
 
+    /// The bytes a set of `count` keys with `bits_per_key` bits of room each
+    /// takes (see [`GramSet::of_keys`]).
+    pub(crate) fn memory_for(count: usize, bits_per_key: usize) -> usize {
+        Bitmap::words_for(count * bits_per_key) * 8
+    }
+
     /// A set of `count` keys (any 64-bit numbers, grams or not), with
     /// `bits_per_key` bits of room each.
     pub(crate) fn of_keys(
@@ -398,11 +404,15 @@ impl Bitmap {
     /// At least `bits` bits (and at least 4,096), all clear, in an even
     /// number of words (see [`Bitmap::beside`]).
     fn with_bits(bits: usize) -> Bitmap {
-        let words = bits.clamp(1 << 12, 1 << 34).div_ceil(128) * 2;
         Bitmap {
             // Zeroed pages from the allocator, as `vec!` asks for them.
-            words: zeroize::Zeroizing::new(vec![0; words]),
+            words: zeroize::Zeroizing::new(vec![0; Bitmap::words_for(bits)]),
         }
+    }
+
+    /// The words of [`Bitmap::with_bits`].
+    fn words_for(bits: usize) -> usize {
+        bits.clamp(1 << 12, 1 << 34).div_ceil(128) * 2
     }
 
     /// Its length in bits.

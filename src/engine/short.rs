@@ -8,7 +8,9 @@
 //! stepper starts at the first that may, and most pushes step two bytes or
 //! three, where the root's transitions are in the cache. (Of one or two
 //! bytes almost every string begins something in a large set: they are not
-//! worth their room.)
+//! worth their room.) Where the exact starts hold the strings of 4 bytes
+//! (a large set), they tell those of 3 to 5 (see `ExactStarts::may_begin`),
+//! and this set holds those of 6 and 7 only.
 
 use super::seeds::{GRAM, GramSet, gram};
 use super::table::Table;
@@ -16,14 +18,18 @@ use crate::FRAGMENT;
 
 /// Longest string the set holds: one byte short of a gram.
 pub(crate) const SHORT: usize = GRAM - 1;
-/// Shortest string the set holds: any shorter may begin something.
-const SHORTEST: usize = 3;
+/// Shortest string the set holds, at most: any shorter may begin
+/// something.
+pub(crate) const SHORTEST: usize = 3;
 
 /// Kept at every size: at 10 tokens it takes 4 bytes a value byte, which
 /// the memory bound has had room for since the prefix automata left their
 /// table of pending lengths (64 B pushes 1.11 x there, 4 KiB pushes 1.02).
 pub(crate) struct ShortStarts {
     set: GramSet,
+    /// The shortest strings held: [`SHORTEST`], or longer where the exact
+    /// starts tell the shorter ones.
+    shortest: usize,
 }
 
 /// Bits of room a string: a string of a large set is a cache miss, but
@@ -32,51 +38,84 @@ pub(crate) struct ShortStarts {
 const BITS_PER_STRING: usize = 8;
 
 impl ShortStarts {
-    /// The first 3 to 7 bytes of every pattern of `tables`, and of every
-    /// window of `values` (the values longer than a fragment). Every
-    /// pattern is at least 8 bytes long, and a window 16.
+    /// The first `shortest` (3 to 7) to 7 bytes of every pattern of
+    /// `tables`, and of every window of `values` (the values longer than a
+    /// fragment). Every pattern is at least 8 bytes long, and a window 16.
+    ///
+    /// # Panics
+    /// Where `shortest` is not 3 to 7.
     pub(crate) fn new<'a>(
         tables: [&Table; 2],
         values: impl Iterator<Item = &'a [u8]> + Clone,
+        shortest: usize,
     ) -> ShortStarts {
-        let patterns = || tables.into_iter().flat_map(Table::patterns);
+        assert!(
+            (SHORTEST..=SHORT).contains(&shortest),
+            "strings of 3 to 7 bytes"
+        );
+        let lengths = shortest..=SHORT;
+        let count = strings(tables, values.clone(), shortest);
         // Every start of a window: the value's first `len - 15` bytes.
-        let windows = || {
-            values
-                .clone()
-                .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |i| &v[i..]))
-        };
-        let lengths = SHORTEST..=SHORT;
-        let count = lengths.clone().count() * (patterns().count() + windows().count());
+        let windows = values.flat_map(|v| (0..=v.len() - FRAGMENT).map(move |i| &v[i..]));
+        let patterns = tables.into_iter().flat_map(Table::patterns);
         // From one load of the first 8 bytes, each length's key by a mask.
-        let strings = patterns().chain(windows()).flat_map(|bytes| {
+        let keys = patterns.chain(windows).flat_map(|bytes| {
             let word = gram(bytes);
             lengths.clone().map(move |len| key_of_word(word, len))
         });
         ShortStarts {
-            set: GramSet::of_keys(count, BITS_PER_STRING, strings),
+            set: GramSet::of_keys(count, BITS_PER_STRING, keys),
+            shortest,
         }
     }
 
+    /// A set of none, in the least room: the engine's until it knows its
+    /// size, never asked (it would say that nothing begins anything).
+    pub(crate) fn none() -> ShortStarts {
+        ShortStarts {
+            set: GramSet::of_keys(0, BITS_PER_STRING, std::iter::empty()),
+            shortest: SHORTEST,
+        }
+    }
+
+    /// The bytes [`ShortStarts::new`] would take.
+    pub(crate) fn memory_for<'a>(
+        tables: [&Table; 2],
+        values: impl Iterator<Item = &'a [u8]>,
+        shortest: usize,
+    ) -> usize {
+        GramSet::memory_for(strings(tables, values, shortest), BITS_PER_STRING)
+    }
+
+    /// The shortest strings held: those of `at` to the end of a push that
+    /// are shorter, from [`SHORTEST`] bytes on, are told by the exact
+    /// starts.
+    #[inline(always)]
+    pub(crate) fn shortest(&self) -> usize {
+        self.shortest
+    }
+
     /// Whether the last bytes of `input`, from `at` (1 to 7 of them), may
-    /// begin a pattern or a window.
+    /// begin a pattern or a window, as far as this set tells: those
+    /// shorter than the strings it holds may.
     #[inline(always)]
     pub(crate) fn may_start_end(&self, input: &[u8], at: usize) -> bool {
-        input.len() - at < SHORTEST || self.set.may_hold(key_of_end(input, at))
+        input.len() - at < self.shortest || self.set.may_hold(key_of_end(input, at))
     }
 
     /// Starts loading what [`ShortStarts::may_start_end`] reads first.
     #[inline(always)]
     pub(crate) fn prefetch_end(&self, input: &[u8], at: usize) {
-        if input.len() - at >= SHORTEST {
+        if input.len() - at >= self.shortest {
             self.set.prefetch(key_of_end(input, at));
         }
     }
 
-    /// Whether `bytes` (1 to 7 of them) may begin a pattern or a window.
+    /// Whether `bytes` (1 to 7 of them) may begin a pattern or a window, as
+    /// far as this set tells.
     #[cfg(test)]
     pub(crate) fn may_start(&self, bytes: &[u8]) -> bool {
-        bytes.len() < SHORTEST || self.set.may_hold(key(bytes))
+        bytes.len() < self.shortest || self.set.may_hold(key(bytes))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
@@ -88,6 +127,18 @@ impl ShortStarts {
     pub(crate) fn is_large(&self) -> bool {
         self.set.is_large()
     }
+}
+
+/// How many strings the first `shortest` to 7 bytes of the patterns of
+/// `tables` and the windows of `values` make, at most.
+fn strings<'a>(
+    tables: [&Table; 2],
+    values: impl Iterator<Item = &'a [u8]>,
+    shortest: usize,
+) -> usize {
+    let windows = |value: &[u8]| value.len() - FRAGMENT + 1;
+    let starts = tables.iter().map(|t| t.len()).sum::<usize>() + values.map(windows).sum::<usize>();
+    (SHORT + 1 - shortest) * starts
 }
 
 /// [`key_of_word`] of `bytes` (fewer than 8).

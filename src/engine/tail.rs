@@ -9,6 +9,7 @@ use std::cell::Cell;
 use super::Engine;
 use super::end_breaks::EndBreaks;
 use super::seeds::{GRAM, MAX_STRIDE, gram, gram_at, is_break, view_gram};
+use super::short::SHORTEST;
 use super::table::PREFIX;
 use crate::FRAGMENT;
 
@@ -222,9 +223,23 @@ pub(super) fn stepper_start(
     (words..len)
         .find(|&at| match last_break {
             Some(line_break) if at <= line_break => !is_break(input[at]),
-            _ => engine.short_starts.may_start_end(input, at),
+            _ => may_start_end(engine, input, at),
         })
         .unwrap_or(len)
+}
+
+/// Whether the last bytes of `input`, from `at` (1 to 7 of them), may
+/// begin a pattern or a window: the short starts tell those they hold, the
+/// exact starts the shorter ones of 3 bytes or more that they leave to
+/// them (see `ShortStarts`).
+#[inline(always)]
+fn may_start_end(engine: &Engine, input: &[u8], at: usize) -> bool {
+    let short = &engine.short_starts;
+    let rest = input.len() - at;
+    match rest >= short.shortest() || rest < SHORTEST {
+        true => short.may_start_end(input, at),
+        false => engine.exact_starts.may_begin(&input[at..]),
+    }
 }
 
 /// The positions of the tail (from `tail` to `words`, each with 8 bytes)
@@ -350,11 +365,14 @@ pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
         engine.tail_grams.is_large(),
         engine.value_grams.is_large(),
         engine.short_starts.is_large(),
+        // The exact starts tell ends of 3 to 5 bytes: their strings of 4
+        // bytes are held, 4 MiB or more.
+        engine.short_starts.shortest() > SHORTEST,
     ];
     // In a small engine nothing is asked for, and the end, which a push
     // read in place may not have in the cache yet, is not read here (see
     // `StepperStart`).
-    if large == [false; 3] {
+    if large == [false; 4] {
         return;
     }
     let Some(last) = gram_at(end, end.len().wrapping_sub(GRAM)) else {
@@ -372,6 +390,9 @@ pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
         }
     }
     engine.exact_starts.prefetch_end(end);
+    if large[3] {
+        engine.exact_starts.prefetch_ends(end);
+    }
 }
 
 #[cfg(test)]
@@ -399,7 +420,7 @@ mod tests {
         }
         if at + GRAM > input.len() {
             let rest = &input[at..];
-            return rest.iter().any(|&b| is_break(b)) || engine.short_starts.may_start(rest);
+            return rest.iter().any(|&b| is_break(b)) || may_start_end(engine, input, at);
         }
         let word = gram(&input[at..]);
         // A proper prefix of a window at the end: shorter than 16 bytes, so
@@ -429,6 +450,50 @@ mod tests {
         (engine.starts.may_hold(word) || view.len() < GRAM || engine.starts.may_hold(gram(&view)))
             && !unopened
             || window_prefix
+    }
+
+    /// Every end of 1 to 7 bytes that begins a pattern or a window may
+    /// start one, and most others do not, each way the exact starts are
+    /// held: where they hold the strings of 4 bytes, the short starts hold
+    /// those of 6 and 7 only and leave 3 to 5 to them.
+    #[test]
+    fn ends_that_begin_something_may_start_and_most_others_do_not() {
+        let mut secrets = vec![
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef\nline two"),
+        ];
+        secrets.extend(crate::engine::short::tests::many_tokens(100));
+        let mut shortened = 0;
+        for way in crate::engine::every_exact() {
+            let engine = Engine::build_with(&secrets, false, way);
+            let fours = engine.exact_starts.longest() == crate::engine::EXACT;
+            let shortest = engine.short_starts.shortest();
+            assert_eq!(shortest, if fours { 6 } else { SHORTEST }, "{way:?}");
+            shortened += usize::from(fours);
+            let patterns = [&engine.direct_table, &engine.view_table]
+                .into_iter()
+                .flat_map(|table| (0..table.len() as u32).map(|id| table.pattern(id)));
+            let windows = secrets
+                .iter()
+                .map(Secret::trimmed_value)
+                .filter(|v| v.len() > FRAGMENT)
+                .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |at| &v[at..]));
+            for start in patterns.chain(windows) {
+                for len in 1..GRAM {
+                    let end = &start[..len];
+                    assert!(may_start_end(&engine, end, 0), "{way:?}, {len} bytes");
+                }
+            }
+            let mut next = crate::engine::xorshift(0x5109);
+            let mut passed = [0; GRAM];
+            for _ in 0..20_000 {
+                let bytes = next().to_le_bytes();
+                let len = SHORTEST + (bytes[7] % 5) as usize;
+                passed[len] += usize::from(may_start_end(&engine, &bytes[..len], 0));
+            }
+            assert!(passed.iter().sum::<usize>() < 2_000, "{way:?}: {passed:?}");
+        }
+        assert_eq!(shortened, 1, "one way holds the strings of 4 bytes");
     }
 
     #[test]
