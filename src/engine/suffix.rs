@@ -744,6 +744,10 @@ const INTERLEAVE_FROM: usize = 1 << 20;
 #[cfg(fuzzing)]
 const INTERLEAVE_FROM: usize = 0;
 
+/// States ahead whose ranks packing asks for (see
+/// [`Builder::prefetch_ranks`]).
+const RENUMBERED_AHEAD: usize = 16;
+
 /// A state while the automaton is built, in half a cache line with its
 /// first edges: a step of the construction visits states along suffix
 /// links, old ones far apart, and reads one line for each (where an array
@@ -1301,7 +1305,10 @@ impl<K: EdgeKey> Builder<K> {
         let mut eight = wipe::with_capacity(if large { many - wides } else { 0 });
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
-        for &s in &perm {
+        for (i, &s) in perm.iter().enumerate() {
+            if let Some(&ahead) = perm.get(i + RENUMBERED_AHEAD) {
+                self.prefetch_ranks(ahead, &rank, listed_of(ahead as usize));
+            }
             let s = s as usize;
             let node = self.node(s as u32);
             let (end, len_room) = seen[s];
@@ -1393,6 +1400,25 @@ impl<K: EdgeKey> Builder<K> {
             checkpoints,
         };
         (sam, rank)
+    }
+
+    /// Starts loading the ranks that packing state `s` reads (those of its
+    /// link and of its edges' targets, `listed` those past its inline
+    /// ones): at random in a table of 4 bytes a state, beyond the cache in
+    /// a large automaton (100 x 64 KiB: its loop 0.39 to 0.46 s against
+    /// 0.73 to 0.75 s, where each waited on the one before).
+    fn prefetch_ranks(&self, s: u32, rank: &[u32], listed: &[(u8, u32)]) {
+        if s == ROOT {
+            return;
+        }
+        let node = self.node(s);
+        if node.link != NONE {
+            prefetch(&rank[node.link as usize]);
+        }
+        let inline = node.inline().map(|(_, to)| to);
+        for to in inline.chain(listed.iter().map(|&(_, to)| to)) {
+            prefetch(&rank[to as usize]);
+        }
     }
 
     /// The states in the order they are packed, and each state's place in
