@@ -311,7 +311,14 @@ impl SuffixAutomaton {
             by_length.map(|(s, n)| (longest - n.len as usize, (s as u32, n.link))),
             &mut order,
         );
-        for &(s, parent) in &order {
+        for (i, &(s, parent)) in order.iter().enumerate() {
+            // Read at random beyond the cache in a large automaton.
+            if let Some(&(ahead, up)) = order.get(i + RENUMBERED_AHEAD) {
+                prefetch(&seen[ahead as usize]);
+                if up != NONE {
+                    prefetch(&seen[up as usize]);
+                }
+            }
             if parent != NONE {
                 let (end, room) = seen[s as usize];
                 let up = &mut seen[parent as usize];
@@ -329,7 +336,15 @@ impl SuffixAutomaton {
             *word = node.len | *word << ROOM_AT;
         }
         let mut longest_prefix = vec![0u8; b.id_end()];
-        for &(s, link) in order.iter().rev() {
+        for (i, &(s, link)) in order.iter().enumerate().rev() {
+            if let Some(&(behind, down)) = i.checked_sub(RENUMBERED_AHEAD).map(|j| &order[j]) {
+                prefetch(&seen[behind as usize]);
+                prefetch(&longest_prefix[behind as usize]);
+                if down != NONE {
+                    prefetch(&seen[down as usize]);
+                    prefetch(&longest_prefix[down as usize]);
+                }
+            }
             if link == NONE {
                 continue; // the root: no string of a byte or more
             }
