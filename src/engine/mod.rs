@@ -41,7 +41,7 @@ pub(crate) use automaton::{Automaton, LONGEST};
 use exact_rows::ExactRows;
 use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
-use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, gram};
+use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, VALUE_BITS_PER_GRAM, gram};
 use short::{SHORTEST, ShortStarts};
 use starts::Starts;
 use suffix::SuffixAutomaton;
@@ -347,22 +347,31 @@ impl Engine {
                 .filter(|(_, v)| v.len() > FRAGMENT)
         };
         let values = SuffixAutomaton::new(long());
-        let value_grams = GramSet::new(long().map(|(_, v)| v));
+        // Laid out once for the three sets that hold them, where many.
+        let grouped = seeds::grams_by_word(long().map(|(_, v)| v));
+        let grouped = grouped.as_ref().map(|grams| &grams[..]);
+        let value_grams = GramSet::of_grams_grouped(
+            std::iter::empty(),
+            long().map(|(_, v)| v),
+            grouped,
+            VALUE_BITS_PER_GRAM,
+        );
         let compiled = secrets.iter().map(CompiledSecret::new).collect();
         let has_windows = !value_grams.is_empty();
         let direct_seeds = seed_index(&direct_table, has_windows);
         let view_seeds = seed_index(&view_table, false);
         let sampled = direct_seeds.stride + GRAM - 1;
-        let any_grams = || {
+        let prefixes = || {
             direct_table
                 .patterns()
                 .map(|pattern| &pattern[..sampled.min(pattern.len())])
-                .chain(long().map(|(_, v)| v))
         };
-        let direct_any = GramSet::new(any_grams());
+        let any_grams =
+            |bits| GramSet::of_grams_grouped(prefixes(), long().map(|(_, v)| v), grouped, bits);
+        let direct_any = any_grams(VALUE_BITS_PER_GRAM);
         let direct_first = direct_any
             .is_large()
-            .then(|| GramSet::of_grams(any_grams(), FIRST_BITS_PER_GRAM));
+            .then(|| any_grams(FIRST_BITS_PER_GRAM));
         let firsts = [&direct_table, &view_table]
             .into_iter()
             .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));

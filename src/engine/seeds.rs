@@ -261,6 +261,55 @@ pub(crate) struct GramSet {
 /// From this many bits (512 KiB) on, a [`GramSet`] sets four bits a gram.
 const LARGE: usize = 1 << 22;
 
+/// Bits a gram of the sets of every gram of the values.
+pub(crate) const VALUE_BITS_PER_GRAM: usize = 32;
+
+/// From this many grams of values on (a set of 8 MB at
+/// [`VALUE_BITS_PER_GRAM`], and three sets hold them), [`grams_by_word`]
+/// lays them out. The fuzzers use 0, so that they go through that order,
+/// which the tests' smaller sets do not.
+#[cfg(not(fuzzing))]
+const GROUPED_FROM: usize = 1 << 21;
+#[cfg(fuzzing)]
+const GROUPED_FROM: usize = 0;
+
+/// The top bits of [`first_hash`] that [`grams_by_word`] groups by.
+const GROUP_BITS: u32 = 11;
+
+/// Every gram of `values`, laid out by the top [`GROUP_BITS`] of their
+/// hash, which pick their words in any [`GramSet`] (a bitmap is addressed
+/// by the hash's top bits): put in in this order, a group's grams fall in
+/// a 2,048th of the set, which stays in the cache, where one after another
+/// each was a miss. `None` below [`GROUPED_FROM`] grams, where the sets
+/// stay in the cache. Its grams are the values' bytes: wiped.
+pub(crate) fn grams_by_word<'a>(
+    values: impl Iterator<Item = &'a [u8]> + Clone,
+) -> Option<Wiped<u64>> {
+    grams_by_word_from(values, GROUPED_FROM)
+}
+
+/// [`grams_by_word`], from `grouped_from` grams on.
+fn grams_by_word_from<'a>(
+    values: impl Iterator<Item = &'a [u8]> + Clone,
+    grouped_from: usize,
+) -> Option<Wiped<u64>> {
+    let count = grams_in(values.clone());
+    if count < grouped_from || count == 0 {
+        return None;
+    }
+    let group = |gram: u64| (first_hash(gram) >> (64 - GROUP_BITS)) as usize;
+    let grams = values.flat_map(|v| v.windows(GRAM).map(gram));
+    let mut grouped: Wiped<u64> = wipe::with_capacity(count);
+    grouped.resize(count, 0);
+    layout::by_group_in(1 << GROUP_BITS, grams.map(|g| (group(g), g)), &mut grouped);
+    Some(grouped)
+}
+
+/// The grams of `values` (8 bytes at each offset of each).
+fn grams_in<'a>(values: impl Iterator<Item = &'a [u8]>) -> usize {
+    values.map(|v| v.len().saturating_sub(GRAM - 1)).sum()
+}
+
 /// Keys whose words a large [`GramSet`] asks for at once as it is made.
 const INSERTED_AT_ONCE: usize = 16;
 
@@ -273,7 +322,24 @@ const IN_BATCHES_FROM: usize = 4 << 20;
 impl GramSet {
     /// Every gram of every value (32 bits a gram).
     pub(crate) fn new<'a>(values: impl Iterator<Item = &'a [u8]> + Clone) -> GramSet {
-        GramSet::of_grams(values, 32)
+        GramSet::of_grams(values, VALUE_BITS_PER_GRAM)
+    }
+
+    /// [`GramSet::of_grams`] of `parts` and `values`, the grams of the
+    /// values taken from `grouped` where they are laid out by word (see
+    /// [`grams_by_word`]): the same set.
+    pub(crate) fn of_grams_grouped<'a>(
+        parts: impl Iterator<Item = &'a [u8]> + Clone,
+        values: impl Iterator<Item = &'a [u8]> + Clone,
+        grouped: Option<&[u64]>,
+        bits_per_gram: usize,
+    ) -> GramSet {
+        let Some(grams) = grouped else {
+            return GramSet::of_grams(parts.chain(values), bits_per_gram);
+        };
+        let count = grams_in(parts.clone()) + grams.len();
+        let keys = parts.flat_map(|part| part.windows(GRAM).map(gram));
+        GramSet::of_keys(count, bits_per_gram, keys.chain(grams.iter().copied()))
     }
 
     /// Every gram of every value, with `bits_per_gram` bits of room each.
@@ -281,12 +347,8 @@ impl GramSet {
         values: impl Iterator<Item = &'a [u8]> + Clone,
         bits_per_gram: usize,
     ) -> GramSet {
-        let grams: usize = values
-            .clone()
-            .map(|v| v.len().saturating_sub(GRAM - 1))
-            .sum();
-        let words = values.flat_map(|v| v.windows(GRAM).map(gram));
-        GramSet::of_keys(grams, bits_per_gram, words)
+        let words = values.clone().flat_map(|v| v.windows(GRAM).map(gram));
+        GramSet::of_keys(grams_in(values), bits_per_gram, words)
     }
 
     /// The bytes a set of `count` keys with `bits_per_key` bits of room each
@@ -610,6 +672,50 @@ mod tests {
         assert!(!has_line_break(u64::from_le_bytes(
             *b"ab\x0b\x0c\x0e\x8a\x8dh"
         )));
+    }
+
+    /// The values' grams laid out by word make the same sets, bit for bit,
+    /// alone or after other parts, at every size of set.
+    #[test]
+    fn grams_by_word_make_the_same_sets() {
+        let mut next = crate::engine::xorshift(0x6a0);
+        let bytes: Vec<u8> = (0..300_000).map(|_| next() as u8).collect();
+        let values = || bytes.chunks(30_000);
+        let parts: Vec<&[u8]> = bytes[..5_000].chunks(37).collect();
+        let grouped = grams_by_word_from(values(), 0).expect("grams");
+        assert_eq!(grouped.len(), grams_in(values()));
+        assert!(grams_by_word_from(values(), grouped.len() + 1).is_none());
+        // Every gram, each as often as it is a gram, another order.
+        let mut sorted: Vec<u64> = values().flat_map(|v| v.windows(GRAM).map(gram)).collect();
+        sorted.sort_unstable();
+        let mut grouped_sorted = grouped.to_vec();
+        grouped_sorted.sort_unstable();
+        assert_eq!(grouped_sorted, sorted);
+        assert_ne!(
+            &grouped[..],
+            &values()
+                .flat_map(|v| v.windows(GRAM).map(gram))
+                .collect::<Vec<_>>()[..]
+        );
+        for bits in [4, 32] {
+            for first in [&parts[..0], &parts[..]] {
+                let plain = GramSet::of_grams(first.iter().copied().chain(values()), bits);
+                let made = GramSet::of_grams_grouped(
+                    first.iter().copied(),
+                    values(),
+                    Some(&grouped),
+                    bits,
+                );
+                assert_eq!(
+                    made.bits.words[..],
+                    plain.bits.words[..],
+                    "{bits} bits a gram"
+                );
+                assert_eq!((made.paired, made.empty), (plain.paired, plain.empty));
+                let none = GramSet::of_grams_grouped(first.iter().copied(), values(), None, bits);
+                assert_eq!(none.bits.words[..], plain.bits.words[..]);
+            }
+        }
     }
 
     #[test]
