@@ -8,8 +8,6 @@
 //! base64 text begins 2 or 3 of them at 10 x 64 KiB), and one line in a
 //! hundred of 15 strings overflowed.
 
-use zeroize::Zeroize;
-
 use super::hashed_starts::line_hash;
 use super::prefetch::prefetch;
 use super::wipe::Wiped;
@@ -17,60 +15,74 @@ use super::wipe::Wiped;
 /// Strings a line holds: 31 of 4 bytes, and a word that counts them.
 const SLOTS: usize = 31;
 
-/// Strings put in the table, at most, for each line (on average, before
-/// rounding the lines up to a power of two): few enough that a line is
-/// seldom full.
+/// A line's words: a count, then the strings (their bytes, the last
+/// lowest). 128 bytes, two cache lines, where it starts on a multiple of
+/// 128 bytes.
+const LINE_WORDS: usize = 1 + SLOTS;
+
+/// Strings put in the table, at most, for each line (on average): few
+/// enough that a line is seldom full.
 const STRINGS_PER_LINE: usize = 12;
 
 /// Set in a line's count where a string did not fit in it.
 const FULL: u32 = 1 << 31;
 
-/// Two cache lines: a count, then the strings (their bytes, the last
-/// lowest).
-#[derive(Clone, Copy)]
-#[repr(C, align(128))]
-struct Line([u32; 1 + SLOTS]);
-
-impl Default for Line {
-    fn default() -> Line {
-        Line([0; 1 + SLOTS])
-    }
-}
-
-impl Zeroize for Line {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
 /// Wiped: its strings are a value's bytes.
 pub(crate) struct ExactFours {
-    lines: Wiped<Line>,
-    /// How far a hash is shifted down to index `lines`.
-    shift: u32,
+    /// The lines, from `first` on; the words before it put the lines on
+    /// multiples of 128 bytes. Zeroed pages from the allocator, as `vec!`
+    /// asks for them for words: a page is written first when a string is
+    /// put in it (as an array of lines, 128 MiB at 100 x 64 KiB were
+    /// written whole before any string was put in, 68 ms).
+    words: Wiped<u32>,
+    first: usize,
+    /// How many lines: not a power of two, which took up to twice the
+    /// room (a hash is mapped onto them by a multiply).
+    lines: usize,
 }
 
 impl ExactFours {
     /// The bytes a table for `strings` strings takes.
     pub(crate) fn memory_for(strings: usize) -> usize {
-        lines_for(strings) * std::mem::size_of::<Line>()
+        words_for(lines_for(strings)) * 4
     }
 
     /// A table for at most `strings` strings, empty.
     pub(crate) fn with_room(strings: usize) -> ExactFours {
         let lines = lines_for(strings);
+        let words = zeroize::Zeroizing::new(vec![0u32; words_for(lines)]);
+        // Words to skip to the first multiple of 128 bytes (a word is 4
+        // bytes, and so aligned).
+        let first = (words.as_ptr() as usize).wrapping_neg() % 128 / 4;
         ExactFours {
-            lines: zeroize::Zeroizing::new(vec![Line::default(); lines]),
-            shift: 64 - lines.trailing_zeros(),
+            words,
+            first,
+            lines,
         }
     }
 
     /// No string held.
     pub(crate) fn none() -> ExactFours {
         ExactFours {
-            lines: zeroize::Zeroizing::new(Vec::new()),
-            shift: 0,
+            words: zeroize::Zeroizing::new(Vec::new()),
+            first: 0,
+            lines: 0,
         }
+    }
+
+    /// The words of the line of `string`.
+    #[inline(always)]
+    fn line(&self, string: u32) -> &[u32; LINE_WORDS] {
+        let at = self.first + line_of(string, self.lines) * LINE_WORDS;
+        self.words[at..at + LINE_WORDS].try_into().expect("a line")
+    }
+
+    /// [`ExactFours::line`], to change.
+    fn line_mut(&mut self, string: u32) -> &mut [u32; LINE_WORDS] {
+        let at = self.first + line_of(string, self.lines) * LINE_WORDS;
+        (&mut self.words[at..at + LINE_WORDS])
+            .try_into()
+            .expect("a line")
     }
 
     /// Puts in the string of `bytes` (4 of them), once (the tests' form of
@@ -83,7 +95,7 @@ impl ExactFours {
     /// Puts in the string whose bytes, the last lowest, make `string`,
     /// once.
     pub(crate) fn add_number(&mut self, string: u32) {
-        let Line(line) = &mut self.lines[line_of(string, self.shift)];
+        let line = self.line_mut(string);
         let count = (line[0] & !FULL) as usize;
         if line[1..=count].contains(&string) {
             return;
@@ -108,7 +120,7 @@ impl ExactFours {
     /// is not in it.
     #[inline(always)]
     pub(crate) fn begins_number(&self, string: u32) -> Option<bool> {
-        let Line(line) = &self.lines[line_of(string, self.shift)];
+        let line = self.line(string);
         let count = line[0] & !FULL;
         // Every slot compared, without a branch; those past the count are
         // not strings.
@@ -128,29 +140,33 @@ impl ExactFours {
     /// Starts loading the line of `string` (as for
     /// [`ExactFours::add_number`]).
     pub(crate) fn prefetch_number(&self, string: u32) {
-        let Line(line) = &self.lines[line_of(string, self.shift)];
+        let line = self.line(string);
         prefetch(&line[0]);
-        prefetch(&line[16]);
+        prefetch(&line[LINE_WORDS / 2]);
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.lines.capacity() * std::mem::size_of::<Line>()
+        self.words.capacity() * 4
     }
 }
 
-/// Lines for `strings` strings: a power of two, two at least (a shift of
-/// 64 would overflow).
+/// Lines for `strings` strings: one at least.
 fn lines_for(strings: usize) -> usize {
-    strings
-        .div_ceil(STRINGS_PER_LINE)
-        .next_power_of_two()
-        .max(2)
+    strings.div_ceil(STRINGS_PER_LINE).max(1)
 }
 
-/// The line of a string of 4 bytes: by its first 3 (see [`line_hash`]).
+/// The words of `lines` lines, and those that may come before the first
+/// to put it on a multiple of 128 bytes.
+fn words_for(lines: usize) -> usize {
+    lines * LINE_WORDS + LINE_WORDS - 1
+}
+
+/// The line of a string of 4 bytes among `lines`: by its first 3 (see
+/// [`line_hash`]), its hash's top bits mapped onto them by a multiply.
 #[inline(always)]
-fn line_of(string: u32, shift: u32) -> usize {
-    (line_hash(u64::from(string >> 8)) >> shift) as usize
+fn line_of(string: u32, lines: usize) -> usize {
+    let hash = line_hash(u64::from(string >> 8));
+    ((u128::from(hash) * lines as u128) >> 64) as usize
 }
 
 #[cfg(test)]
@@ -181,7 +197,10 @@ mod tests {
         }
         assert!(unknown < 200, "{unknown} unknown");
         assert_eq!(fours.memory_usage(), ExactFours::memory_for(strings.len()));
-        assert_eq!(fours.memory_usage(), 512 * 128);
+        // 417 lines of 128 bytes, and the words that align them.
+        assert_eq!(fours.memory_usage(), 417 * 128 + 124);
+        let line = fours.line(0);
+        assert_eq!(line.as_ptr() as usize % 128, 0, "lines on 128 bytes");
     }
 
     #[test]
