@@ -313,9 +313,18 @@ impl Engine {
     ) -> Result<Engine, PatternsTooLarge> {
         let mut direct = TableBuilder::with_limit(table_bytes);
         let mut view = TableBuilder::with_limit(table_bytes);
+        let total: usize = secrets.iter().map(|s| s.trimmed_value().len()).sum();
+        let (mut done, mut reserved) = (0, false);
         for (index, secret) in secrets.iter().enumerate() {
             // SPEC §1: the rules speak of the trimmed value only.
             let value = secret.trimmed_value();
+            // An eighth of the values in, the rest's room at their rate.
+            if !reserved && done >= total / 8 {
+                direct.reserve_at_rate(done, total);
+                view.reserve_at_rate(done, total);
+                reserved = true;
+            }
+            done += value.len();
             // Added as they are made, then dropped (each pattern wipes its
             // bytes): one secret's patterns at a time, in the cache.
             for p in patterns_but_fragments(value) {
