@@ -8,9 +8,10 @@
 //! stepper starts at the first that may, and most pushes step two bytes or
 //! three, where the root's transitions are in the cache. (Of one or two
 //! bytes almost every string begins something in a large set: they are not
-//! worth their room.) Where the exact starts hold the strings of 4 bytes
-//! (a large set), they tell those of 3 to 5 (see `ExactStarts::may_begin`),
-//! and this set holds those of 6 and 7 only.
+//! worth their room.) Where this set would take 16 MiB or more and the
+//! exact starts hold the strings of 4 bytes, they tell those of 3 to 5
+//! (see `SHORTENED_FROM` and `ExactStarts::may_begin`), and this set
+//! holds those of 6 and 7 only.
 
 use super::seeds::{GRAM, GramSet, gram};
 use super::table::Table;
