@@ -32,8 +32,8 @@ pub(crate) struct ExactFours {
     /// The lines, from `first` on; the words before it put the lines on
     /// multiples of 128 bytes. Zeroed pages from the allocator, as `vec!`
     /// asks for them for words: a page is written first when a string is
-    /// put in it (as an array of lines, 128 MiB at 100 x 64 KiB were
-    /// written whole before any string was put in, 68 ms).
+    /// put in it, where an array of lines was written whole first (128 MiB
+    /// at 100 x 64 KiB, its lines then a power of two).
     words: Wiped<u32>,
     first: usize,
     /// How many lines: not a power of two, which took up to twice the
