@@ -129,7 +129,8 @@ pub(crate) struct Table {
     longer_next: Wiped<u8>,
     /// And the 7 bytes after it (fewer where the pattern ends, the rest
     /// zero), with in the top byte how many bytes past the prefix they and
-    /// `longer_next` describe (1 to 8): see [`Table::longer_going_on`].
+    /// `longer_next` describe (1 to 8): see the tests' form,
+    /// `Table::longer_going_on`.
     longer_rest: Wiped<u64>,
 }
 
@@ -222,7 +223,7 @@ impl Table {
     /// The longer patterns of prefix `id` that can match where `after`
     /// follows it (the input's bytes for a direct pattern, the view's for
     /// a base64 or hex one): those that agree with its first 8 bytes (as
-    /// [`Table::longer_going_on`] says). Where many patterns share the
+    /// the tests' `Table::longer_going_on` says). Where many patterns share the
     /// prefix and more (the JSON of a thousand service accounts' keys
     /// shares 50 bytes, their base64 66), their order finds at once those
     /// that could match: the longest one that `after` begins with (for the
@@ -325,7 +326,8 @@ impl Table {
     }
 
     /// The patterns of `longer[range]` that agree on up to 8 bytes with
-    /// the `count` first bytes of `after` (see [`Table::longer_going_on`]).
+    /// the `count` first bytes of `after` (see the tests' form,
+    /// `Table::longer_going_on`).
     #[inline]
     fn going_on_in<'a>(
         &'a self,
