@@ -70,16 +70,22 @@ impl ExactFours {
         }
     }
 
+    /// Where the line of `string` starts among the words.
+    #[inline(always)]
+    fn line_at(&self, string: u32) -> usize {
+        self.first + line_of(string, self.lines) * LINE_WORDS
+    }
+
     /// The words of the line of `string`.
     #[inline(always)]
     fn line(&self, string: u32) -> &[u32; LINE_WORDS] {
-        let at = self.first + line_of(string, self.lines) * LINE_WORDS;
+        let at = self.line_at(string);
         self.words[at..at + LINE_WORDS].try_into().expect("a line")
     }
 
     /// [`ExactFours::line`], to change.
     fn line_mut(&mut self, string: u32) -> &mut [u32; LINE_WORDS] {
-        let at = self.first + line_of(string, self.lines) * LINE_WORDS;
+        let at = self.line_at(string);
         (&mut self.words[at..at + LINE_WORDS])
             .try_into()
             .expect("a line")

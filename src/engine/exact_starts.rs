@@ -31,18 +31,6 @@ const BITMAPS: usize = 3;
 /// Strings put in at a time, their words and lines asked for first.
 const BATCH: usize = 16;
 
-/// From this many strings on (a table of strings of 4 bytes of 16 MiB or
-/// more, beyond the last-level cache with the rest), they are put in
-/// grouped by [`by_line`]. The fuzzers use 0, so that they go through
-/// that order, which the tests' smaller sets do not.
-#[cfg(not(fuzzing))]
-const GROUPED_FROM: usize = 1 << 21;
-#[cfg(fuzzing)]
-const GROUPED_FROM: usize = 0;
-
-/// The top bits of [`line_hash`] that [`by_line`] groups by.
-const GROUP_BITS: u32 = 11;
-
 /// Strings of 1 to `longest` bytes, `longest` set by the engine's size,
 /// and the strings one byte longer, hashed. Wiped: a string of a value's
 /// bytes that is held can be read back.
@@ -88,11 +76,13 @@ impl ExactStarts {
         longest: usize,
         in_rows: bool,
     ) -> Option<ExactStarts> {
-        ExactStarts::grouped_from(tables, values, longest, in_rows, GROUPED_FROM)
+        // From 2 million strings, a table of strings of 4 bytes of 21 MB
+        // or more, beyond the last-level cache with the rest.
+        ExactStarts::grouped_from(tables, values, longest, in_rows, layout::BY_HASH_FROM)
     }
 
     /// [`ExactStarts::new`], the strings put in grouped by their lines from
-    /// `grouped_from` strings on (see [`GROUPED_FROM`]).
+    /// `grouped_from` strings on (see [`by_line`]).
     fn grouped_from<'a>(
         tables: [&Table; 2],
         values: impl Iterator<Item = &'a [u8]> + Clone,
@@ -438,20 +428,14 @@ fn starts_of<'a>(
     firsts
 }
 
-/// `firsts` (strings of 5 bytes) laid out by the top [`GROUP_BITS`] of
-/// the hash of their first 3 bytes, which picks their line of the strings
-/// of 4 bytes and of those hashed (see [`line_hash`]): put in in this
-/// order, a group's strings fall in a 2,048th of each, which stays in the
-/// cache, where one after another each was a miss or two (100 x 64 KiB:
-/// 0.38 s against 0.68 to 0.87 s). Its strings are a value's bytes: the
-/// copy is wiped.
+/// `firsts` (strings of 5 bytes) laid out by the hash of their first 3
+/// bytes, which picks their line of the strings of 4 bytes and of those
+/// hashed (see [`line_hash`], [`layout::by_hash`]): 100 x 64 KiB's exact
+/// starts 0.38 s so against 0.68 to 0.87 s.
 fn by_line(firsts: &[u64]) -> Wiped<u64> {
-    let group = |string: u64| (line_hash(string >> 16) >> (64 - GROUP_BITS)) as usize;
-    let mut grouped: Wiped<u64> = wipe::with_capacity(firsts.len());
-    grouped.resize(firsts.len(), 0);
-    let items = firsts.iter().map(|&string| (group(string), string));
-    layout::by_group_in(1 << GROUP_BITS, items, &mut grouped);
-    grouped
+    layout::by_hash(firsts.len(), firsts.iter().copied(), |string| {
+        line_hash(string >> 16)
+    })
 }
 
 /// How many strings of each length the starts of the patterns of `tables`

@@ -5,6 +5,38 @@
 //! suffix automaton's states by length, a table's longer patterns by
 //! prefix and the seed index's entries by bucket are laid out so.
 
+use super::wipe::{self, Wiped};
+
+/// From this many keys on, the sets filled at random beyond the last-level
+/// cache (the exact starts, the values' grams) are filled in the order of
+/// [`by_hash`]. The fuzzers use 0, so that they go through that order,
+/// which the tests' smaller sets do not.
+#[cfg(not(fuzzing))]
+pub(crate) const BY_HASH_FROM: usize = 1 << 21;
+#[cfg(fuzzing)]
+pub(crate) const BY_HASH_FROM: usize = 0;
+
+/// The top bits of a key's hash that [`by_hash`] groups by.
+const HASH_GROUP_BITS: u32 = 11;
+
+/// The `count` `keys` laid out by the top [`HASH_GROUP_BITS`] of `hash` of
+/// each. Where those bits pick a key's place in a table (the word of a
+/// bitmap, a line), a group's keys, put in in this order, fall in a
+/// 2,048th of it, which stays in the cache, where one after another each
+/// was a miss. Made as they are laid out (counted, then placed), not
+/// stored first; wiped (they are values' bytes).
+pub(crate) fn by_hash(
+    count: usize,
+    keys: impl Iterator<Item = u64> + Clone,
+    hash: impl Fn(u64) -> u64 + Copy,
+) -> Wiped<u64> {
+    let mut out: Wiped<u64> = wipe::with_capacity(count);
+    out.resize(count, 0);
+    let items = keys.map(move |key| ((hash(key) >> (64 - HASH_GROUP_BITS)) as usize, key));
+    by_group_in(1 << HASH_GROUP_BITS, items, &mut out);
+    out
+}
+
 /// Lays `items` (group, item), every group below `groups`, out into `out`
 /// (cleared first; with room for them all, it does not grow, so a wiped
 /// buffer leaves no copy behind) and returns the `groups + 1` starts.

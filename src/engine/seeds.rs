@@ -264,28 +264,15 @@ const LARGE: usize = 1 << 22;
 /// Bits a gram of the sets of every gram of the values.
 pub(crate) const VALUE_BITS_PER_GRAM: usize = 32;
 
-/// From this many grams of values on (a set of 8 MB at
-/// [`VALUE_BITS_PER_GRAM`], and three sets hold them), [`grams_by_word`]
-/// lays them out. The fuzzers use 0, so that they go through that order,
-/// which the tests' smaller sets do not.
-#[cfg(not(fuzzing))]
-const GROUPED_FROM: usize = 1 << 21;
-#[cfg(fuzzing)]
-const GROUPED_FROM: usize = 0;
-
-/// The top bits of [`first_hash`] that [`grams_by_word`] groups by.
-const GROUP_BITS: u32 = 11;
-
-/// Every gram of `values`, laid out by the top [`GROUP_BITS`] of their
-/// hash, which pick their words in any [`GramSet`] (a bitmap is addressed
-/// by the hash's top bits): put in in this order, a group's grams fall in
-/// a 2,048th of the set, which stays in the cache, where one after another
-/// each was a miss. `None` below [`GROUPED_FROM`] grams, where the sets
-/// stay in the cache. Its grams are the values' bytes: wiped.
+/// Every gram of `values`, laid out by their hash, whose top bits pick
+/// their words in any [`GramSet`] (see [`layout::by_hash`]). `None` below
+/// [`layout::BY_HASH_FROM`] grams (a set of 8 MB at
+/// [`VALUE_BITS_PER_GRAM`], and three sets hold them), where the sets stay
+/// in the cache.
 pub(crate) fn grams_by_word<'a>(
     values: impl Iterator<Item = &'a [u8]> + Clone,
 ) -> Option<Wiped<u64>> {
-    grams_by_word_from(values, GROUPED_FROM)
+    grams_by_word_from(values, layout::BY_HASH_FROM)
 }
 
 /// [`grams_by_word`], from `grouped_from` grams on.
@@ -297,12 +284,8 @@ fn grams_by_word_from<'a>(
     if count < grouped_from || count == 0 {
         return None;
     }
-    let group = |gram: u64| (first_hash(gram) >> (64 - GROUP_BITS)) as usize;
     let grams = values.flat_map(|v| v.windows(GRAM).map(gram));
-    let mut grouped: Wiped<u64> = wipe::with_capacity(count);
-    grouped.resize(count, 0);
-    layout::by_group_in(1 << GROUP_BITS, grams.map(|g| (group(g), g)), &mut grouped);
-    Some(grouped)
+    Some(layout::by_hash(count, grams, first_hash))
 }
 
 /// The grams of `values` (8 bytes at each offset of each).

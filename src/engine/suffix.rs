@@ -313,7 +313,7 @@ impl SuffixAutomaton {
         );
         for (i, &(s, parent)) in order.iter().enumerate() {
             // Read at random beyond the cache in a large automaton.
-            if let Some(&(ahead, up)) = order.get(i + RENUMBERED_AHEAD) {
+            if let Some(&(ahead, up)) = order.get(i + STATES_AHEAD) {
                 prefetch(&seen[ahead as usize]);
                 if up != NONE {
                     prefetch(&seen[up as usize]);
@@ -337,7 +337,7 @@ impl SuffixAutomaton {
         }
         let mut longest_prefix = vec![0u8; b.id_end()];
         for (i, &(s, link)) in order.iter().enumerate().rev() {
-            if let Some(&(behind, down)) = i.checked_sub(RENUMBERED_AHEAD).map(|j| &order[j]) {
+            if let Some(&(behind, down)) = i.checked_sub(STATES_AHEAD).map(|j| &order[j]) {
                 prefetch(&seen[behind as usize]);
                 prefetch(&longest_prefix[behind as usize]);
                 if down != NONE {
@@ -759,9 +759,10 @@ const INTERLEAVE_FROM: usize = 1 << 20;
 #[cfg(fuzzing)]
 const INTERLEAVE_FROM: usize = 0;
 
-/// States ahead whose ranks packing asks for (see
-/// [`Builder::prefetch_ranks`]).
-const RENUMBERED_AHEAD: usize = 16;
+/// How far ahead in their order the passes over the built states ask for
+/// what they read at random (packing's ranks, see
+/// [`Builder::prefetch_ranks`]; the passes up and down the links).
+const STATES_AHEAD: usize = 16;
 
 /// A state while the automaton is built, in half a cache line with its
 /// first edges: a step of the construction visits states along suffix
@@ -1321,7 +1322,7 @@ impl<K: EdgeKey> Builder<K> {
         // (byte, target) of one state.
         let mut row: Vec<(u8, u32)> = Vec::with_capacity(256);
         for (i, &s) in perm.iter().enumerate() {
-            if let Some(&ahead) = perm.get(i + RENUMBERED_AHEAD) {
+            if let Some(&ahead) = perm.get(i + STATES_AHEAD) {
                 self.prefetch_ranks(ahead, &rank, listed_of(ahead as usize));
             }
             let s = s as usize;
