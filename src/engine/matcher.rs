@@ -602,12 +602,13 @@ impl Matcher {
 
     /// Decides the tail from `from` (an index in `input`, where the stepper
     /// would start, the run empty there) without a step where it is 1 to
-    /// [`DECIDED_UNSTEPPED`] bytes, or 8 that hold a CR or LF (7 view bytes
-    /// or fewer: none is a whole pattern), the exact starts tell it (see
+    /// [`DECIDED_UNSTEPPED`] bytes, or 8 that hold a CR or LF (no view
+    /// pattern is whole in 7 view bytes, and a direct one of 8 is never
+    /// told to begin nothing: see below), the exact starts tell it (see
     /// `ExactStarts::first_begun` and, where it holds a CR or LF,
     /// `ExactStarts::first_begun_across_breaks`), what would be held holds
-    /// none, and nothing found before it is
-    /// open or a candidate: then stepping would hold it from the first byte
+    /// no CR or LF, and nothing found before it is open or a candidate:
+    /// then stepping would hold it from the first byte
     /// from which its bytes begin a pattern or a window (the automata,
     /// started at `from`, hold their longest pending suffix; the run, its
     /// longest window prefix) and decide everything before, which the exact
@@ -622,9 +623,10 @@ impl Matcher {
         let tail = &input.bytes[from..];
         let breaks = tail.iter().any(|&b| is_break(b));
         // Where no strings are held, `first_begun` tells nothing. With a CR
-        // or LF, a tail of 8 bytes holds 7 view bytes at most, and a direct
-        // pattern of 8 there begins with its first 5 (`first_begun` asks the
-        // hashed bits, which cannot tell it begins none).
+        // or LF, a tail of 8 bytes holds 7 view bytes at most, and of a
+        // direct pattern of 8 there `first_begun` asks the hashed bits of
+        // its first bytes (one more than the exact strings), which cannot
+        // tell that it begins none.
         let longest = DECIDED_UNSTEPPED + usize::from(breaks);
         let decidable =
             engine.holds_push_tails && (1..=longest).contains(&tail.len()) && self.nothing_open();
