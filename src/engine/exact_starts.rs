@@ -504,6 +504,17 @@ mod tests {
     use crate::Secret;
     use crate::engine::{Engine, Exact, every_exact};
 
+    /// Every window of the values of `secrets`: each 16 bytes of a value
+    /// longer than that.
+    fn windows_of(secrets: &[Secret]) -> Vec<&[u8]> {
+        secrets
+            .iter()
+            .map(Secret::trimmed_value)
+            .filter(|v| v.len() > FRAGMENT)
+            .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |at| &v[at..at + FRAGMENT]))
+            .collect()
+    }
+
     #[test]
     fn every_start_of_a_pattern_or_a_window_is_held_and_nothing_else() {
         let mut secrets = vec![
@@ -520,12 +531,7 @@ mod tests {
             .into_iter()
             .flat_map(Table::patterns)
             .collect();
-        let windows: Vec<&[u8]> = secrets
-            .iter()
-            .map(Secret::trimmed_value)
-            .filter(|v| v.len() > FRAGMENT)
-            .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |at| &v[at..at + FRAGMENT]))
-            .collect();
+        let windows = windows_of(&secrets);
         let begins = |s: &[u8]| {
             patterns
                 .iter()
@@ -632,12 +638,7 @@ mod tests {
         let mut next = crate::engine::xorshift(0xb4ea);
         for way in every_exact() {
             let engine = Engine::build_with(&secrets, false, way);
-            let windows: Vec<&[u8]> = secrets
-                .iter()
-                .map(Secret::trimmed_value)
-                .filter(|v| v.len() > FRAGMENT)
-                .flat_map(|v| (0..=v.len() - FRAGMENT).map(move |at| &v[at..at + FRAGMENT]))
-                .collect();
+            let windows = windows_of(&secrets);
             let direct: Vec<&[u8]> = engine.direct_table.patterns().chain(windows).collect();
             let view: Vec<&[u8]> = engine.view_table.patterns().collect();
             let begins = |from: &[&[u8]], s: &[u8]| from.iter().any(|p| p.starts_with(s));
