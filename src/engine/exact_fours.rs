@@ -10,7 +10,7 @@
 
 use super::hashed_starts::line_hash;
 use super::prefetch::prefetch;
-use super::wipe::Wiped;
+use super::wipe::{self, Wiped};
 
 /// Strings a line holds: 31 of 4 bytes, and a word that counts them.
 const SLOTS: usize = 31;
@@ -30,10 +30,10 @@ const FULL: u32 = 1 << 31;
 /// Wiped: its strings are a value's bytes.
 pub(crate) struct ExactFours {
     /// The lines, from `first` on; the words before it put the lines on
-    /// multiples of 128 bytes. Zeroed pages from the allocator, as `vec!`
-    /// asks for them for words: a page is written first when a string is
-    /// put in it, where an array of lines was written whole first (128 MiB
-    /// at 100 x 64 KiB, its lines then a power of two).
+    /// multiples of 128 bytes. Zeroed pages from the allocator (see
+    /// `wipe::zeroed`): a page is written first when a string is put in
+    /// it, where an array of lines was written whole first (128 MiB at 100
+    /// x 64 KiB, its lines then a power of two).
     words: Wiped<u32>,
     first: usize,
     /// How many lines: not a power of two, which took up to twice the
@@ -50,7 +50,7 @@ impl ExactFours {
     /// A table for at most `strings` strings, empty.
     pub(crate) fn with_room(strings: usize) -> ExactFours {
         let lines = lines_for(strings);
-        let words = zeroize::Zeroizing::new(vec![0u32; words_for(lines)]);
+        let words = wipe::zeroed(words_for(lines));
         // Words to skip to the first multiple of 128 bytes (a word is 4
         // bytes, and so aligned).
         let first = (words.as_ptr() as usize).wrapping_neg() % 128 / 4;

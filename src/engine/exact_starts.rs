@@ -137,7 +137,7 @@ impl ExactStarts {
             } else {
                 0
             };
-            zeroize::Zeroizing::new(vec![0u64; words])
+            wipe::zeroed(words)
         });
         for batch in firsts.chunks(BATCH) {
             for &string in batch {
@@ -504,6 +504,18 @@ mod tests {
     use crate::Secret;
     use crate::engine::{Engine, Exact, every_exact};
 
+    /// Secrets whose values hold line breaks (a long one, and tokens),
+    /// short and long ones.
+    fn secrets_with_line_breaks() -> Vec<Secret> {
+        let mut secrets = vec![
+            Secret::new("A", "correct horse battery staple"),
+            Secret::new("B", "tok_0123456789abcdef\nline two"),
+            Secret::new("C", "short123"),
+        ];
+        secrets.extend(crate::engine::short::tests::many_tokens(20));
+        secrets
+    }
+
     /// Every window of the values of `secrets`: each 16 bytes of a value
     /// longer than that.
     fn windows_of(secrets: &[Secret]) -> Vec<&[u8]> {
@@ -517,12 +529,7 @@ mod tests {
 
     #[test]
     fn every_start_of_a_pattern_or_a_window_is_held_and_nothing_else() {
-        let mut secrets = vec![
-            Secret::new("A", "correct horse battery staple"),
-            Secret::new("B", "tok_0123456789abcdef\nline two"),
-            Secret::new("C", "short123"),
-        ];
-        secrets.extend(crate::engine::short::tests::many_tokens(20));
+        let secrets = secrets_with_line_breaks();
         let engine = Engine::build_with(&secrets, false, Exact::Longest(EXACT));
         let exact = &engine.exact_starts;
         // What begins something, plainly: a proper prefix of a pattern of
@@ -630,11 +637,7 @@ mod tests {
     /// pattern; or not told (`None`), where only a step can.
     #[test]
     fn tails_across_line_breaks_are_told_as_stepping_would_hold_them() {
-        let mut secrets = vec![
-            Secret::new("A", "correct horse battery staple"),
-            Secret::new("B", "tok_0123456789abcdef\nline two"),
-        ];
-        secrets.extend(crate::engine::short::tests::many_tokens(20));
+        let secrets = secrets_with_line_breaks();
         let mut next = crate::engine::xorshift(0xb4ea);
         for way in every_exact() {
             let engine = Engine::build_with(&secrets, false, way);

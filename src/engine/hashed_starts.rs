@@ -5,7 +5,7 @@
 //! and any byte more read is known ahead (see `ExactStarts`).
 
 use super::prefetch::prefetch;
-use super::wipe::Wiped;
+use super::wipe::{self, Wiped};
 
 /// Bits for each string put in, at least (rounded up to a power of two).
 const BITS_PER_STRING: usize = 8;
@@ -37,7 +37,7 @@ impl HashedStarts {
     pub(crate) fn with_room(strings: usize) -> HashedStarts {
         let bits = bits_for(strings);
         HashedStarts {
-            bits: zeroize::Zeroizing::new(vec![0u64; bits / 64]),
+            bits: wipe::zeroed(bits / 64),
             shift: 64 - (bits / (64 * LINE_WORDS)).trailing_zeros(),
         }
     }

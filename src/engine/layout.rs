@@ -30,8 +30,7 @@ pub(crate) fn by_hash(
     keys: impl Iterator<Item = u64> + Clone,
     hash: impl Fn(u64) -> u64 + Copy,
 ) -> Wiped<u64> {
-    let mut out: Wiped<u64> = wipe::with_capacity(count);
-    out.resize(count, 0);
+    let mut out: Wiped<u64> = wipe::zeroed(count);
     let items = keys.map(move |key| ((hash(key) >> (64 - HASH_GROUP_BITS)) as usize, key));
     by_group_in(1 << HASH_GROUP_BITS, items, &mut out);
     out

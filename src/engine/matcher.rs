@@ -621,16 +621,20 @@ impl Matcher {
     #[inline]
     fn decide_tail_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
         let tail = &input.bytes[from..];
-        let breaks = tail.iter().any(|&b| is_break(b));
         // Where no strings are held, `first_begun` tells nothing. With a CR
         // or LF, a tail of 8 bytes holds 7 view bytes at most, and of a
         // direct pattern of 8 there `first_begun` asks the hashed bits of
         // its first bytes (one more than the exact strings), which cannot
-        // tell that it begins none.
-        let longest = DECIDED_UNSTEPPED + usize::from(breaks);
-        let decidable =
-            engine.holds_push_tails && (1..=longest).contains(&tail.len()) && self.nothing_open();
+        // tell that it begins none. The tail's bytes are looked at only
+        // where it is that short.
+        let decidable = engine.holds_push_tails
+            && (1..=DECIDED_UNSTEPPED + 1).contains(&tail.len())
+            && self.nothing_open();
         if !decidable {
+            return false;
+        }
+        let breaks = tail.iter().any(|&b| is_break(b));
+        if !breaks && tail.len() > DECIDED_UNSTEPPED {
             return false;
         }
         let held_from = match breaks {

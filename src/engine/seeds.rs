@@ -450,8 +450,7 @@ impl Bitmap {
     /// number of words (see [`Bitmap::beside`]).
     fn with_bits(bits: usize) -> Bitmap {
         Bitmap {
-            // Zeroed pages from the allocator, as `vec!` asks for them.
-            words: zeroize::Zeroizing::new(vec![0; Bitmap::words_for(bits)]),
+            words: wipe::zeroed(Bitmap::words_for(bits)),
         }
     }
 

@@ -223,8 +223,8 @@ impl Table {
     /// The longer patterns of prefix `id` that can match where `after`
     /// follows it (the input's bytes for a direct pattern, the view's for
     /// a base64 or hex one): those that agree with its first 8 bytes (as
-    /// the tests' `Table::longer_going_on` says). Where many patterns share the
-    /// prefix and more (the JSON of a thousand service accounts' keys
+    /// the tests' `Table::longer_going_on` says). Where many patterns share
+    /// the prefix and more (the JSON of a thousand service accounts' keys
     /// shares 50 bytes, their base64 66), their order finds at once those
     /// that could match: the longest one that `after` begins with (for the
     /// longest candidate wins, and a shorter one there never does) and

@@ -13,6 +13,16 @@ where
     zeroize::Zeroizing::new(Vec::with_capacity(n))
 }
 
+/// A wiped buffer of `n` zeroes, in zeroed pages from the allocator (as
+/// `vec!` asks for them): a page is written first where an item is put in
+/// it, where a buffer filled with zeroes by hand wrote them all first.
+pub(crate) fn zeroed<T: Copy + Default>(n: usize) -> Wiped<T>
+where
+    Vec<T>: zeroize::Zeroize,
+{
+    zeroize::Zeroizing::new(vec![T::default(); n])
+}
+
 /// Room for `additional` more items in `buffer`: where it has none, its
 /// items move to a new buffer of twice the room (or of what is needed) and
 /// the old one is wiped as it goes, where `Vec`'s own growth would free a
