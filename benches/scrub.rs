@@ -176,6 +176,9 @@ struct TenfoldCompile {
     us_per_byte: f64,
     memory_mib: f64,
     memory_per_byte: f64,
+    /// The best first compile of the shape and of ten times its values,
+    /// each in a process of its own: µs per value byte.
+    first_us_per_byte: (f64, f64),
 }
 
 /// Values of this length, this many, are also compiled ten times over
@@ -188,11 +191,21 @@ const TENFOLD: (usize, usize) = (10, 65_536);
 /// linearity target whole, against the best of the shape's rounds.
 const TENFOLD_RUNS: usize = 3;
 
+/// Set in a child process of the benchmark: `COUNT,LEN`, compile that many
+/// long values once and print the seconds (see [`first_compile`]).
+const FIRST_COMPILE_ENV: &str = "SCRUB_BENCH_FIRST_COMPILE";
+
+/// First compiles of each of the two long shapes, alternated.
+const FIRST_COMPILE_RUNS: usize = 3;
+
 fn mb_per_s(len: usize, time: Duration) -> f64 {
     len as f64 / 1e6 / time.as_secs_f64()
 }
 
 fn main() {
+    if let Ok(shape) = std::env::var(FIRST_COMPILE_ENV) {
+        return compile_once(&shape);
+    }
     let plan = Plan::from_env();
     let wall = Instant::now();
     let max_tokens = SHAPES.iter().filter(|s| s.tokens).map(|s| s.secrets).max();
@@ -288,6 +301,43 @@ fn rounds(plan: &Plan, timed: &mut [Timed]) {
     }
 }
 
+/// In a child process: compiles `COUNT,LEN` long values once and prints
+/// the seconds it took.
+fn compile_once(shape: &str) {
+    let (count, len) = shape.split_once(',').expect("COUNT,LEN");
+    let count: usize = count.parse().expect("a count");
+    let len: usize = len.parse().expect("a length");
+    let secrets = input::long_secrets(count, len);
+    let options = Options::new(RULES_VERSION);
+    let (time, _) = timed(|| compile(black_box(&secrets), &options).expect("compile"));
+    println!("{}", time.as_secs_f64());
+}
+
+/// The best first compile of `count` values of `len` bytes, each in a
+/// process of its own (this benchmark again, see [`compile_once`]), in µs
+/// per value byte: where a process compiles one set, none of its buffers
+/// is memory the allocator kept from a compile before.
+fn first_compiles(shapes: [(usize, usize); 2], runs: usize) -> [f64; 2] {
+    let exe = std::env::current_exe().expect("the benchmark's path");
+    let mut best = [f64::MAX; 2];
+    for _ in 0..runs {
+        for (i, &(count, len)) in shapes.iter().enumerate() {
+            let out = std::process::Command::new(&exe)
+                .env(FIRST_COMPILE_ENV, format!("{count},{len}"))
+                .stderr(std::process::Stdio::inherit())
+                .output()
+                .expect("run the benchmark for one compile");
+            assert!(out.status.success(), "a first compile failed");
+            let seconds: f64 = String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .parse()
+                .expect("seconds");
+            best[i] = best[i].min(seconds * 1e6 / (count * len) as f64);
+        }
+    }
+    best
+}
+
 fn timed<R>(f: impl FnOnce() -> R) -> (Duration, R) {
     let t = Instant::now();
     let r = f();
@@ -337,6 +387,8 @@ fn measure(
             rounds(plan, &mut compiles);
         }
         let bytes = (10 * value_bytes) as f64;
+        let [small, large] =
+            first_compiles([(n, shape.len), (10 * n, shape.len)], FIRST_COMPILE_RUNS);
         row.compile_tenfold = Some(TenfoldCompile {
             shape: Shape::long(10 * n, shape.len).name(),
             seconds: best.as_secs_f64(),
@@ -344,6 +396,7 @@ fn measure(
             us_per_byte: best.as_secs_f64() * 1e6 / bytes,
             memory_mib: memory as f64 / MIB as f64,
             memory_per_byte: memory as f64 / bytes,
+            first_us_per_byte: (small, large),
         });
     }
     row.compile_ms = compiles[0].best.as_secs_f64() * 1e3;
@@ -665,6 +718,22 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
                 fmt(t.memory_mib),
                 fmt(t.memory_per_byte),
                 r.shape
+            );
+            let (small, large) = t.first_us_per_byte;
+            println!();
+            println!(
+                "First compiles, each in a process of its own (best of {}, alternated): {} {} µs \
+                 per value byte, {} {} µs, {}× (the linearity target below divides by the best of \
+                 {}'s compile rounds in this process, which reuse buffers the allocator kept \
+                 from the round before, where it maps those of {} anew at each compile).",
+                FIRST_COMPILE_RUNS,
+                r.shape,
+                fmt(small),
+                t.shape,
+                fmt(large),
+                fmt(large / small),
+                r.shape,
+                t.shape
             );
         }
     }
