@@ -192,7 +192,7 @@ const TENFOLD: (usize, usize) = (10, 65_536);
 const TENFOLD_RUNS: usize = 3;
 
 /// Set in a child process of the benchmark: `COUNT,LEN`, compile that many
-/// long values once and print the seconds (see [`first_compile`]).
+/// long values once and print the seconds (see [`first_compiles`]).
 const FIRST_COMPILE_ENV: &str = "SCRUB_BENCH_FIRST_COMPILE";
 
 /// First compiles of each of the two long shapes, alternated.
