@@ -633,13 +633,13 @@ impl Matcher {
         if !decidable {
             return false;
         }
-        let breaks = tail.iter().any(|&b| is_break(b));
-        if !breaks && tail.len() > DECIDED_UNSTEPPED {
+        let last_break = tail.iter().rposition(|&b| is_break(b));
+        if last_break.is_none() && tail.len() > DECIDED_UNSTEPPED {
             return false;
         }
-        let held_from = match breaks {
-            false => engine.exact_starts.first_begun(tail),
-            true => engine.exact_starts.first_begun_across_breaks(tail),
+        let held_from = match last_break {
+            None => engine.exact_starts.first_begun(tail),
+            Some(_) => engine.exact_starts.first_begun_across_breaks(tail),
         };
         // What is held unstepped holds no CR or LF (see `unstepped`): where
         // it would, the tail is stepped. At 10 x 64 KiB, tails with a CR or
@@ -647,8 +647,7 @@ impl Matcher {
         // of what is held across line breaks (`release_across_breaks`):
         // 4 KiB pushes 1.013 to 1.034 x, switched in one binary, rounds
         // alternated; 1.01 to 1.02 x at 100 x 4 KiB.
-        let Some(held_from) = held_from.filter(|&at| !tail[at..].iter().any(|&b| is_break(b)))
-        else {
+        let Some(held_from) = held_from.filter(|&at| last_break.is_none_or(|b| at > b)) else {
             return false;
         };
         let at = input.base + (from + held_from) as u64;
