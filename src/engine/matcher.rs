@@ -1446,7 +1446,8 @@ mod tests {
     /// every tail and a matcher that never releases leave them. Both happen
     /// often (neither did before); now and then a push ends with the first
     /// bytes of a view pattern whose rest, after a line break, begins the
-    /// next, which no release may emit.
+    /// next, which no release may emit, or is followed by a byte or two
+    /// pushed alone.
     #[test]
     fn tails_and_releases_across_line_breaks_as_stepping_would() {
         let mut next = xorshift(0x1b7e);
@@ -1457,7 +1458,7 @@ mod tests {
         let mut rest: &[u8] = &[];
         // A number below `count`.
         let mut roll = |count: usize| (next() % count as u64) as usize;
-        let (mut across, mut released) = (0, 0);
+        let (mut across, mut released, mut alone) = (0, 0, 0);
         for exact in every_exact() {
             let holding = Engine::build_with(&secrets, false, exact);
             let mut data = Vec::new();
@@ -1514,6 +1515,23 @@ mod tests {
                 across += usize::from(b.unstepped != 0);
                 assert!(out_a == out_b, "{exact:?}: {data:?}");
                 assert_eq!(a.held(), b.held(), "{exact:?}: {data:?}");
+                // Now and then a byte or two pushed alone (keystrokes):
+                // what is held unstepped is then decided with the byte, or
+                // stepped.
+                if rest.is_empty() {
+                    for _ in 0..roll(3) {
+                        let byte = match roll(6) {
+                            0 => b'\n',
+                            _ => b'0' + roll(75) as u8,
+                        };
+                        alone += usize::from(b.unstepped != 0);
+                        data.push(byte);
+                        push_to(&mut a, &stepping, &data, data.len(), &mut out_a);
+                        push_to(&mut b, &holding, &data, data.len(), &mut out_b);
+                        assert!(out_a == out_b, "{exact:?}: {data:?}");
+                        assert_eq!(a.held(), b.held(), "{exact:?}: {data:?}");
+                    }
+                }
             }
             a.finish(
                 &stepping,
@@ -1530,8 +1548,8 @@ mod tests {
             assert!(out_a == out_b && a.hits(&stepping) == b.hits(&holding));
         }
         assert!(
-            across > 3_000 && released > 1_000,
-            "{across} decided, {released} released"
+            across > 3_000 && released > 1_000 && alone > 1_000,
+            "{across} decided, {released} released, {alone} pushed alone after"
         );
     }
 
