@@ -303,8 +303,9 @@ impl Matcher {
         let at_rest =
             self.unstepped != 0 || (self.nothing_open() && self.run.len() < FRAGMENT as u64);
         // A CR or LF: stepped (told without a step where the view's
-        // automaton holds none of what is held, tried at 4 KiB pushes'
-        // tails and here: no faster, though one push in fifty is one).
+        // automaton holds none of what is held, tried here: no faster,
+        // though one push in fifty is one; a push's tail is told so, see
+        // `tail::first_held_across_breaks`).
         // What is held unstepped holds none (both ways to hold it ask),
         // so only what follows it is looked at.
         debug_assert!(self.unstepped == 0 || usize::from(self.unstepped) + 1 == len);
@@ -602,12 +603,12 @@ impl Matcher {
 
     /// Decides the tail from `from` (an index in `input`, where the stepper
     /// would start, the run empty there) without a step where it is 1 to
-    /// [`DECIDED_UNSTEPPED`] bytes, or 8 that hold a CR or LF (no view
-    /// pattern is whole in 7 view bytes, and a direct one of 8 is never
-    /// told to begin nothing: see below), the exact starts tell it (see
-    /// `ExactStarts::first_begun` and, where it holds a CR or LF,
-    /// `ExactStarts::first_begun_across_breaks`), what would be held holds
-    /// no CR or LF, and nothing found before it is open or a candidate:
+    /// [`DECIDED_UNSTEPPED`] bytes, or up to 9 that hold a CR or LF (no
+    /// view pattern is whole in 8 view bytes, and a direct one of 8 is
+    /// never told to begin nothing: see below), the exact starts tell it
+    /// (see `ExactStarts::first_begun` and, where it holds a CR or LF,
+    /// `tail::first_held_across_breaks`), what would be held holds no CR
+    /// or LF, and nothing found before it is open or a candidate:
     /// then stepping would hold it from the first byte
     /// from which its bytes begin a pattern or a window (the automata,
     /// started at `from`, hold their longest pending suffix; the run, its
@@ -622,13 +623,14 @@ impl Matcher {
     fn decide_tail_unstepped(&mut self, engine: &Engine, input: Input<'_>, from: usize) -> bool {
         let tail = &input.bytes[from..];
         // Where no strings are held, `first_begun` tells nothing. With a CR
-        // or LF, a tail of 8 bytes holds 7 view bytes at most, and of a
-        // direct pattern of 8 there `first_begun` asks the hashed bits of
-        // its first bytes (one more than the exact strings), which cannot
-        // tell that it begins none. The tail's bytes are looked at only
-        // where it is that short.
+        // or LF, a tail of 9 bytes holds 8 view bytes at most (7 where the
+        // stepper starts: a CR LF ends them), and of a direct pattern of 8
+        // there the exact starts ask the hashed bits of its first bytes
+        // (one more than the exact strings), which cannot tell that it
+        // begins none. The tail's bytes are looked at only where it is
+        // that short.
         let decidable = engine.holds_push_tails
-            && (1..=DECIDED_UNSTEPPED + 1).contains(&tail.len())
+            && (1..=DECIDED_UNSTEPPED + 2).contains(&tail.len())
             && self.nothing_open();
         if !decidable {
             return false;
@@ -639,7 +641,7 @@ impl Matcher {
         }
         let held_from = match last_break {
             None => engine.exact_starts.first_begun(tail),
-            Some(_) => engine.exact_starts.first_begun_across_breaks(tail),
+            Some(_) => tail::first_held_across_breaks(engine, tail),
         };
         // What is held unstepped holds no CR or LF (see `unstepped`): where
         // it would, the tail is stepped. At 10 x 64 KiB, tails with a CR or
