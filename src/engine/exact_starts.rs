@@ -17,7 +17,6 @@ use super::exact_rows::ExactRows;
 use super::hashed_starts::{HashedStarts, line_hash, number};
 use super::layout;
 use super::prefetch::prefetch;
-use super::seeds::is_break;
 use super::table::Table;
 use super::wipe::{self, Wiped};
 use crate::FRAGMENT;
@@ -214,7 +213,6 @@ impl ExactStarts {
     /// may begin a pattern or a window: false says they begin none, true
     /// only that they may (a string put in the hashed bits, or another of
     /// the same hash). Only where some strings are held.
-    #[cfg(test)]
     pub(crate) fn may_begin_longer(&self, bytes: &[u8]) -> bool {
         debug_assert!(self.longest > 0 && bytes.len() == self.longest + 1);
         self.longer.may_begin(bytes)
@@ -258,17 +256,14 @@ impl ExactStarts {
     /// there is not told here (see `tail::first_held_across_breaks`). Out
     /// of line: at 10 x 64 KiB one filtered push of 4 KiB in seventeen
     /// ends so.
+    /// `breaks` has bit `i` set where `tail[i]` is a CR or LF.
     #[inline(never)]
-    pub(crate) fn first_begun_passing_breaks(&self, tail: &[u8]) -> Option<usize> {
+    pub(crate) fn first_begun_passing_breaks(&self, tail: &[u8], breaks: u32) -> Option<usize> {
         debug_assert!(tail.len() <= 9);
-        let breaks = tail.iter().enumerate().fold(0u32, |bits, (at, &byte)| {
-            bits | u32::from(is_break(byte)) << at
-        });
         let Some(rest) = tail.get(1..).filter(|_| tail.len() > 8) else {
             return self.first_begun_passing(tail, breaks);
         };
-        let longer = |bytes: &[u8]| self.longer.may_begin_number(number(bytes));
-        if self.longest == 0 || breaks & 1 == 0 && longer(&tail[..=self.longest]) {
+        if self.longest == 0 || breaks & 1 == 0 && self.may_begin_longer(&tail[..=self.longest]) {
             return None;
         }
         Some(self.first_begun_passing(rest, breaks >> 1)? + 1)

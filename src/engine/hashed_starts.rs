@@ -71,8 +71,7 @@ impl HashedStarts {
     }
 
     /// [`HashedStarts::may_begin_number`] of the string of `bytes` (2 to 5,
-    /// as put in): the tests' form.
-    #[cfg(test)]
+    /// as put in).
     pub(crate) fn may_begin(&self, bytes: &[u8]) -> bool {
         self.may_begin_number(number(bytes))
     }

@@ -247,13 +247,21 @@ pub(super) fn stepper_start(
 pub(super) fn first_held_across_breaks(engine: &Engine, tail: &[u8]) -> Option<usize> {
     const MOST: usize = 9;
     debug_assert!(tail.len() <= MOST);
-    let direct = engine.exact_starts.first_begun_passing_breaks(tail)?;
+    // Bit `i` set where `tail[i]` is a CR or LF: both tellings pass them.
+    let breaks = (tail.iter().enumerate()).fold(0u32, |bits, (at, &byte)| {
+        bits | u32::from(is_break(byte)) << at
+    });
+    let direct = engine
+        .exact_starts
+        .first_begun_passing_breaks(tail, breaks)?;
     let view = &engine.view;
     let (mut state, mut positions, mut count) = (view.start(), [0u8; MOST], 0);
-    for (at, &byte) in tail.iter().enumerate().filter(|&(_, &b)| !is_break(b)) {
-        state = view.next(state, byte);
-        positions[count] = at as u8;
-        count += 1;
+    for (at, &byte) in tail.iter().enumerate() {
+        if breaks >> at & 1 == 0 {
+            state = view.next(state, byte);
+            positions[count] = at as u8;
+            count += 1;
+        }
     }
     let pending = view
         .pending(state, count as u64)
