@@ -10,7 +10,9 @@
 //! The automata and the fragment run then step what is held only where
 //! something reads their state. In a large engine each byte the stepper
 //! steps there is a cache miss or three; a bit of these tables is one,
-//! asked for ahead.
+//! asked for ahead. In a small one a step is in the cache but still the
+//! three automata's and the run's work: tails held so there too, 64 B
+//! pushes 1.12 x at 10 tokens and 1.19 x at 100, 4 KiB pushes 1.02 x.
 
 use super::exact_fours::ExactFours;
 use super::exact_rows::ExactRows;

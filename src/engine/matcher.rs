@@ -629,9 +629,7 @@ impl Matcher {
         // (one more than the exact strings), which cannot tell that it
         // begins none. The tail's bytes are looked at only where it is
         // that short.
-        let decidable = engine.holds_push_tails
-            && (1..=DECIDED_UNSTEPPED + 2).contains(&tail.len())
-            && self.nothing_open();
+        let decidable = (1..=DECIDED_UNSTEPPED + 2).contains(&tail.len()) && self.nothing_open();
         if !decidable {
             return false;
         }

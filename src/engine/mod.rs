@@ -155,14 +155,10 @@ pub(crate) struct Engine {
     /// push.
     pub(crate) short_starts: ShortStarts,
     /// The first 1 to 4 bytes of every pattern and window, exactly, and
-    /// the strings one byte longer, hashed: a push of one byte, and in a
-    /// large engine a push's tail of up to 7 bytes, is decided, and what
-    /// of it begins one held, without a step.
+    /// the strings one byte longer, hashed: a push of one byte, and a
+    /// push's tail of up to 7 bytes (9 with a CR or LF), is decided, and
+    /// what of it begins one held, without a step.
     pub(crate) exact_starts: ExactStarts,
-    /// Whether a push's tail is decided without a step where it can be
-    /// (see `Matcher::decide_tail_unstepped`): in a large engine, where a
-    /// step waits on memory.
-    pub(crate) holds_push_tails: bool,
     /// The bytes that begin nothing: pushed one at a time to a stream at
     /// rest, they are emitted without a step; and those that end
     /// everything, which the stepper does not step through the automata.
@@ -236,10 +232,10 @@ pub(crate) enum Exact {
     /// Set by the engine's size: 2 bytes, in rows (in an engine smaller
     /// than [`EXACT_TWO_FROM`]); 3, in rows, where [`ROWS_WITHIN`] allows,
     /// else 2; 3 from [`EXACT_THREE_FROM`] bytes of values, 4 where
-    /// [`FOURS_WITHIN`] allows; push tails held only in a large engine.
+    /// [`FOURS_WITHIN`] allows.
     BySize,
-    /// This long, push tails held in every engine (the tests: so that
-    /// small engines hold tails too; 0: nothing held, the one-byte push
+    /// This long (the tests: so that small engines hold strings as long
+    /// as large ones; 0: nothing held, the one-byte push and a push's tail
     /// stepped).
     #[cfg_attr(not(any(test, fuzzing)), allow(dead_code))]
     Longest(usize),
@@ -414,7 +410,6 @@ impl Engine {
             // Made below, once the engine's size is known.
             short_starts: ShortStarts::none(),
             exact_starts: ExactStarts::none(),
-            holds_push_tails: false,
             inert,
             direct_breaks,
             small: false,
@@ -446,10 +441,6 @@ impl Engine {
             }
             Exact::BySize if size >= EXACT_TWO_FROM => (2, false),
             Exact::BySize => (2, true),
-        };
-        engine.holds_push_tails = match exact {
-            Exact::Longest(_) | Exact::LongestInRows(_) => true,
-            Exact::BySize => !engine.small,
         };
         let exact_starts =
             |longest, in_rows| ExactStarts::new(tables, long().map(|(_, v)| v), longest, in_rows);
