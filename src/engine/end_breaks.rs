@@ -26,10 +26,7 @@ impl EndBreaks {
         let from = input.len().saturating_sub(COVERED);
         let bits = match input[from..].first_chunk::<COVERED>() {
             Some(covered) => break_bits(covered),
-            None => input[from..]
-                .iter()
-                .enumerate()
-                .fold(0, |bits, (i, &b)| bits | u64::from(is_break(b)) << i),
+            None => breaks_of(&input[from..]),
         };
         EndBreaks {
             from,
@@ -85,6 +82,14 @@ impl EndBreaks {
     pub(super) fn covers(&self, at: usize) -> bool {
         at >= self.from
     }
+}
+
+/// A bit for each of `bytes` (at most 64) that is CR or LF, the first
+/// byte's lowest: a byte at a time, for a few bytes.
+#[inline(always)]
+pub(super) fn breaks_of(bytes: &[u8]) -> u64 {
+    debug_assert!(bytes.len() <= COVERED);
+    (bytes.iter().enumerate()).fold(0, |bits, (i, &b)| bits | u64::from(is_break(b)) << i)
 }
 
 /// A bit for each of the 64 bytes that is CR or LF, the first byte's

@@ -12,7 +12,7 @@ use super::Engine;
 use super::append::append;
 use super::automaton::StateId;
 use super::candidates::{Candidate, Candidates};
-use super::end_breaks::EndBreaks;
+use super::end_breaks::{self, EndBreaks};
 use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
@@ -633,13 +633,15 @@ impl Matcher {
         if !decidable {
             return false;
         }
-        let last_break = tail.iter().rposition(|&b| is_break(b));
-        if last_break.is_none() && tail.len() > DECIDED_UNSTEPPED {
+        // Its CR and LF bytes found once, for both tellings below.
+        let breaks = end_breaks::breaks_of(tail) as u32;
+        if breaks == 0 && tail.len() > DECIDED_UNSTEPPED {
             return false;
         }
-        let held_from = match last_break {
-            None => engine.exact_starts.first_begun(tail),
-            Some(_) => tail::first_held_across_breaks(engine, tail),
+        let last_break = breaks.checked_ilog2().map(|b| b as usize);
+        let held_from = match breaks {
+            0 => engine.exact_starts.first_begun(tail),
+            _ => tail::first_held_across_breaks(engine, tail, breaks),
         };
         // What is held unstepped holds no CR or LF (see `unstepped`): where
         // it would, the tail is stepped. At 10 x 64 KiB, tails with a CR or
@@ -660,6 +662,12 @@ impl Matcher {
             stepping.scan(engine, input, from);
             stepping.decide(engine, input, &mut Vec::new(), false);
             assert_eq!(stepping.decided, at, "a tail decided without a step");
+            // What is held unstepped holds no CR or LF (see `unstepped`).
+            let held = &tail[held_from..];
+            assert!(
+                !held.iter().any(|&b| is_break(b)),
+                "a line break held unstepped"
+            );
         }
         // The automata are at their start (the filter started them afresh,
         // and nothing stepped them), the run empty.
@@ -1446,8 +1454,8 @@ mod tests {
     /// every tail and a matcher that never releases leave them. Both happen
     /// often (neither did before); now and then a push ends with the first
     /// bytes of a view pattern whose rest, after a line break, begins the
-    /// next, which no release may emit, or is followed by a byte or two
-    /// pushed alone.
+    /// next (or its next bytes, after a second line break), which no
+    /// release may emit, or is followed by a byte or two pushed alone.
     #[test]
     fn tails_and_releases_across_line_breaks_as_stepping_would() {
         let mut next = xorshift(0x1b7e);
@@ -1458,7 +1466,7 @@ mod tests {
         let mut rest: &[u8] = &[];
         // A number below `count`.
         let mut roll = |count: usize| (next() % count as u64) as usize;
-        let (mut across, mut released, mut alone) = (0, 0, 0);
+        let (mut across, mut released, mut alone, mut twice) = (0, 0, 0, 0);
         for exact in every_exact() {
             let holding = Engine::build_with(&secrets, false, exact);
             let mut data = Vec::new();
@@ -1491,6 +1499,16 @@ mod tests {
                     let cut = 1 + roll(4);
                     data.extend_from_slice(&pattern[..cut]);
                     rest = &pattern[cut..];
+                    // Now and then a byte or two more after a second line
+                    // break: stepping holds the tail from before it, so
+                    // it is stepped, never held unstepped.
+                    if roll(3) == 0 && rest.len() > 2 {
+                        let more = 1 + roll(2);
+                        data.push(b'\n');
+                        data.extend_from_slice(&rest[..more]);
+                        rest = &rest[more..];
+                        twice += 1;
+                    }
                 } else {
                     for _ in 0..roll(6) {
                         data.push(b'0' + roll(75) as u8);
@@ -1548,8 +1566,9 @@ mod tests {
             assert!(out_a == out_b && a.hits(&stepping) == b.hits(&holding));
         }
         assert!(
-            across > 3_000 && released > 1_000 && alone > 1_000,
-            "{across} decided, {released} released, {alone} pushed alone after"
+            across > 3_000 && released > 1_000 && alone > 1_000 && twice > 1_000,
+            "{across} decided, {released} released, {alone} pushed alone after, \
+             {twice} ending after two line breaks"
         );
     }
 

@@ -243,14 +243,12 @@ pub(super) fn stepper_start(
 /// 134 tails that held a CR or LF were stepped where the exact starts
 /// alone were asked (73 they could not tell, 44 of 9 bytes), 65 now: 4
 /// KiB pushes 1.005 to 1.05 x, 64 B pushes 1.06 to 1.10 x there and at
-/// 100 x 4 KiB (switched in one binary, rounds alternated).
-pub(super) fn first_held_across_breaks(engine: &Engine, tail: &[u8]) -> Option<usize> {
+/// 100 x 4 KiB (switched in one binary, rounds alternated). `breaks` has
+/// bit `i` set where `tail[i]` is a CR or LF (see `end_breaks::breaks_of`):
+/// both tellings pass them.
+pub(super) fn first_held_across_breaks(engine: &Engine, tail: &[u8], breaks: u32) -> Option<usize> {
     const MOST: usize = 9;
-    debug_assert!(tail.len() <= MOST);
-    // Bit `i` set where `tail[i]` is a CR or LF: both tellings pass them.
-    let breaks = (tail.iter().enumerate()).fold(0u32, |bits, (at, &byte)| {
-        bits | u32::from(is_break(byte)) << at
-    });
+    debug_assert!(tail.len() <= MOST && breaks != 0);
     let direct = engine
         .exact_starts
         .first_begun_passing_breaks(tail, breaks)?;
@@ -443,6 +441,7 @@ pub(crate) fn prefetch_end_probes(engine: &Engine, end: &[u8]) {
 mod tests {
     use super::*;
     use crate::Secret;
+    use crate::engine::end_breaks::breaks_of;
     use crate::engine::{Engine, every_exact, exact_starts, text_of};
 
     /// The plain definitions that `tail_start` and `stepper_start` compute
@@ -680,7 +679,8 @@ mod tests {
                     };
                 }
                 let len = tail.len();
-                match first_held_across_breaks(&engine, &tail) {
+                let breaks = breaks_of(&tail) as u32;
+                match first_held_across_breaks(&engine, &tail, breaks) {
                     Some(at) => {
                         assert_eq!(at, plainly(&tail), "{way:?} {tail:?}");
                         told += 1;
