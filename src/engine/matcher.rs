@@ -135,7 +135,10 @@ pub(crate) struct Matcher {
     view_opens: Opens,
     /// Room for the filter's opens before they are sorted.
     filter_opens: Vec<Open>,
-    /// The fragment run, which has read every byte before `run_end`.
+    /// The fragment run, which has read every byte before `run_end`: or,
+    /// where it was started empty at `run_end`, no fragment can start
+    /// before it that is not final (a tail held without a step, and
+    /// `tail::run_start`).
     run: Run,
     run_end: u64,
     /// Per secret, per form: matches replaced (empty before the first).
@@ -596,6 +599,8 @@ impl Matcher {
                 if self.decide_tail_unstepped(engine, input, first + from) {
                     return;
                 }
+                // The run steps the tail from where a window may begin.
+                self.run_end = self.decided + tail::run_start(engine, open, from) as u64;
             }
         }
         self.scan(engine, input, first + from);
