@@ -41,7 +41,7 @@ pub(crate) use automaton::{Automaton, LONGEST};
 use exact_rows::ExactRows;
 use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
-use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, VALUE_BITS_PER_GRAM, gram};
+use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, Pairs, VALUE_BITS_PER_GRAM, gram};
 use short::{SHORTEST, ShortStarts};
 use starts::Starts;
 use suffix::SuffixAutomaton;
@@ -61,11 +61,19 @@ pub(crate) struct CompiledSecret {
 const REDACTED: &str = "[redacted:";
 
 /// Bits of room a gram in `Engine::direct_first`: with its two bits in one
-/// word, about one gram in 6 never inserted passes, and the set (about 330
-/// KB at 10,000 tokens) stays in the second-level cache beside what else a
-/// scan reads. `bytes` at 10,000 tokens 1.06 x; at 8 bits 1.03 x, at 16
-/// bits 0.89 x, at 2 bits 0.95 x (too many pass).
-const FIRST_BITS_PER_GRAM: usize = 4;
+/// word and no second pair (see `Pairs::FirstOnly`), about one gram in 20
+/// never inserted passes, and the set (420 KB at 10,000 tokens, 660 KB at
+/// 10 x 64 KiB) stays in the second-level cache beside what else a scan
+/// reads. Against 4 bits (one in 6 passed; a set of 512 KiB or more,
+/// at 10 x 64 KiB from 7 bits, set second pairs, and as many passed its
+/// first ones): `bytes` 1.03 x at 10 x 64 KiB and at 10,000 tokens, 1.01
+/// to 1.05 at 100 x 4 KiB; 4 KiB pushes 1.06 x at 10 x 64 KiB, 1.02 to
+/// 1.05 at 10,000 tokens and 100 x 4 KiB (both sets in one engine,
+/// switched, rounds alternated; two sets the same read 1.005 to 1.018 x
+/// so). At 5 or 6 bits about as much; a first set for the view's index
+/// (whose bitmap every view sample reads at 10,000 tokens) was slower,
+/// 0.80 to 0.89 x.
+const FIRST_BITS_PER_GRAM: usize = 8;
 
 /// Offsets at which a pattern's gram is in `Engine::tail_grams`: a
 /// candidate open at the end from a position of the tail (the last
@@ -135,8 +143,8 @@ pub(crate) struct Engine {
     /// almost every sampled gram of the input.
     pub(crate) direct_any: GramSet,
     /// Where `direct_any` is too large for the second-level cache (10,000
-    /// tokens: 1.3 MB, beside the view's 2.9), the same grams in a set an
-    /// eighth its size that the samples are tested against first (see
+    /// tokens: 1.7 MB, beside the view's index), the same grams in a set a
+    /// quarter its size that the samples are tested against first (see
     /// `filter::for_each_passing_twice`): most fail there, in the cache,
     /// and only the few that pass wait on `direct_any`'s memory.
     pub(crate) direct_first: Option<GramSet>,
@@ -360,6 +368,7 @@ impl Engine {
             long().map(|(_, v)| v),
             grouped,
             VALUE_BITS_PER_GRAM,
+            Pairs::BySize,
         );
         let compiled = secrets.iter().map(CompiledSecret::new).collect();
         let has_windows = !value_grams.is_empty();
@@ -371,12 +380,13 @@ impl Engine {
                 .patterns()
                 .map(|pattern| &pattern[..sampled.min(pattern.len())])
         };
-        let any_grams =
-            |bits| GramSet::of_grams_grouped(prefixes(), long().map(|(_, v)| v), grouped, bits);
-        let direct_any = any_grams(VALUE_BITS_PER_GRAM);
+        let any_grams = |bits, pairs| {
+            GramSet::of_grams_grouped(prefixes(), long().map(|(_, v)| v), grouped, bits, pairs)
+        };
+        let direct_any = any_grams(VALUE_BITS_PER_GRAM, Pairs::BySize);
         let direct_first = direct_any
             .is_large()
-            .then(|| any_grams(FIRST_BITS_PER_GRAM));
+            .then(|| any_grams(FIRST_BITS_PER_GRAM, Pairs::FirstOnly));
         let firsts = [&direct_table, &view_table]
             .into_iter()
             .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));
@@ -576,7 +586,7 @@ fn tail_grams(direct: &Table, view: &Table) -> GramSet {
     let count = patterns().map(offsets).sum();
     let grams = patterns()
         .flat_map(move |pattern| (0..offsets(pattern)).map(move |offset| gram(&pattern[offset..])));
-    GramSet::of_keys(count, TAIL_BITS_PER_GRAM, grams)
+    GramSet::of_keys(count, TAIL_BITS_PER_GRAM, Pairs::BySize, grams)
 }
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {
@@ -657,7 +667,8 @@ mod tests {
         let engine = Engine::build(&secrets, false);
         assert!(engine.direct_any.is_large());
         let first = engine.direct_first.as_ref().expect("a smaller set first");
-        assert!(first.memory_usage() * 8 <= engine.direct_any.memory_usage());
+        // A quarter of its room a gram (8 bits against 32).
+        assert!(first.memory_usage() * 4 <= engine.direct_any.memory_usage());
         for secret in &secrets {
             for window in secret.trimmed_value().windows(GRAM) {
                 assert!(first.may_pass_first(gram(window)));
@@ -672,7 +683,7 @@ mod tests {
         // Most of what is not in it fails.
         let mut next = xorshift(0x77);
         let passed = (0..10_000).filter(|_| first.may_pass_first(next())).count();
-        assert!(passed < 2_000, "{passed} of 10,000 passed");
+        assert!(passed < 1_000, "{passed} of 10,000 passed");
     }
 
     #[test]
