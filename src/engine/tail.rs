@@ -644,14 +644,7 @@ mod tests {
         let windows = exact_starts::tests::windows_of(&secrets);
         let begins_window =
             |bytes: &[u8]| bytes.len() < FRAGMENT && windows.iter().any(|w| w.starts_with(bytes));
-        let pieces: [&[u8]; 4] = [
-            b"
-",
-            b"
-",
-            b"correct ",
-            b"tok_0123",
-        ];
+        let pieces: [&[u8]; 4] = [b"\n", b"\r\n", b"correct ", b"tok_0123"];
         let mut next = crate::engine::xorshift(0x2a11);
         for way in every_exact() {
             let engine = Engine::build_with(&secrets, false, way);
