@@ -64,9 +64,9 @@ const REDACTED: &str = "[redacted:";
 /// word and no second pair (see `Pairs::FirstOnly`), about one gram in 20
 /// never inserted passes, and the set (420 KB at 10,000 tokens, 660 KB at
 /// 10 x 64 KiB) stays in the second-level cache beside what else a scan
-/// reads. Against 4 bits (one in 6 passed; a set of 512 KiB or more,
-/// at 10 x 64 KiB from 7 bits, set second pairs, and as many passed its
-/// first ones): 4 KiB pushes 1.01 to 1.07 x at 10 x 64 KiB and 100 x 4
+/// reads. Against 4 bits (one in 6 passed; with second pairs, which a
+/// set of 512 KiB or more set, at 10 x 64 KiB from 7 bits a gram, about
+/// as many pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64 KiB and 100 x 4
 /// KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05 at 100 x 4 KiB,
 /// 0.985 to 1.03 at 10,000 tokens (both sets in one engine, switched,
 /// rounds alternated; two sets the same read 0.99 to 1.05 x so: at 10,000
