@@ -274,8 +274,9 @@ pub(super) fn first_held_across_breaks(engine: &Engine, tail: &[u8], breaks: u32
 /// `from` (an index in `input`), on an input where the filter handed over
 /// no run (none reaches the end): the first position at or after `from`
 /// from which the bytes to the end may begin a window (their first 8 a
-/// value's gram, or, of the last 7, a string the short starts hold),
-/// `input.len()` where there is none. Started empty there, the run is
+/// value's gram, or, of the last 7, what [`may_start_end`] lets through:
+/// the short starts, or the exact starts where they hold the shorter
+/// strings), `input.len()` where there is none. Started empty there, the run is
 /// what stepping from `from` would leave wherever it is read: a value's
 /// substring that reaches the end from before it begins no window (one
 /// that did, from 15 bytes or more before the end, would be a fragment the
