@@ -7,6 +7,7 @@
 //! goes: a `HashMap` frees its buckets, hashes and all, unwiped, at every
 //! growth and at the end.
 
+use super::prefetch::prefetch;
 use super::wipe::{self, Wiped};
 
 pub(crate) struct IdsByHash {
@@ -52,6 +53,20 @@ impl IdsByHash {
             }
             None
         })
+    }
+
+    /// Whether the slots are beyond the second-level cache (a MiB).
+    pub(crate) fn is_large(&self) -> bool {
+        self.slots.len() >= 1 << 17
+    }
+
+    /// Asks for the slot where [`IdsByHash::ids`] of `hash` starts (a hint:
+    /// an add between may move it).
+    pub(crate) fn prefetch(&self, hash: u64) {
+        let mask = self.slots.len().wrapping_sub(1);
+        if let Some(slot) = self.slots.get(tag(hash) as usize & mask) {
+            prefetch(slot);
+        }
     }
 
     /// Adds the next id (the number of ids added so far) with `hash`.

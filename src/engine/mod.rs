@@ -35,6 +35,7 @@ use zeroize::Zeroize;
 
 use crate::FRAGMENT;
 use crate::form::Form;
+use crate::patterns::Pattern;
 use crate::patterns_but_fragments;
 use crate::secret::Secret;
 pub(crate) use automaton::{Automaton, LONGEST};
@@ -331,20 +332,35 @@ impl Engine {
             done += value.len();
             // Added as they are made, then dropped (each pattern wipes its
             // bytes): one secret's patterns at a time, in the cache.
-            for p in patterns_but_fragments(value) {
-                // SPEC §2: a candidate never starts at a CR or LF, so such a
-                // pattern never matches (and is never worth holding for). A
-                // value longer than a fragment is found whole by the suffix
-                // automaton, as raw.
+            let patterns = patterns_but_fragments(value);
+            // Whether a pattern goes to the view's table, the direct one's,
+            // or to neither. SPEC §2: a candidate never starts at a CR or
+            // LF, so such a pattern never matches (and is never worth
+            // holding for). A value longer than a fragment is found whole by
+            // the suffix automaton, as raw.
+            let to_view = |p: &Pattern| {
                 let whole_long_value =
                     p.form == Form::Raw && value.len() > FRAGMENT && p.bytes == value;
-                if starts_with_line_break(&p.bytes) || whole_long_value {
-                    continue;
+                let left_out = starts_with_line_break(&p.bytes) || whole_long_value;
+                (!left_out).then_some(matches!(p.form, Form::Base64 | Form::Hex))
+            };
+            // What each add probes first, asked for before the first: at
+            // 10,000 tokens the indexes are beyond the second-level cache
+            // and each probe was a miss after the one before (this part of
+            // compile took 0.96 to 0.98 of its time so, best of 40 and
+            // median; its control 0.93 to 1.01).
+            for p in &patterns {
+                match to_view(p) {
+                    Some(true) => view.prefetch(&p.bytes),
+                    Some(false) => direct.prefetch(&p.bytes),
+                    None => {}
                 }
-                let table = match p.form {
-                    Form::Base64 | Form::Hex => &mut view,
-                    _ => &mut direct,
+            }
+            for p in &patterns {
+                let Some(in_view) = to_view(p) else {
+                    continue;
                 };
+                let table = if in_view { &mut view } else { &mut direct };
                 table
                     .add(&p.bytes, p.form, index as u32)
                     .map_err(|Full| PatternsTooLarge { index })?;
