@@ -257,10 +257,10 @@ const ROOT: u32 = 0;
 /// Trie nodes from which the breadth-first pass asks for the node it
 /// reads [`BREADTH_FIRST_AHEAD`] twice over ahead, and for the first child
 /// of the one half as far (a mebibyte of nodes: beyond the second-level
-/// cache). At 10,000 tokens the pass took 0.76 to 0.84 of its time so
-/// (best of 40 compiles, and the median of their ratios, in one binary
-/// with a switch; its control 0.96 to 1.03). The fuzzers use 0, so that
-/// they go through that way.
+/// cache). At 10,000 tokens the pass took 0.82 to 0.84 of its time so (the
+/// median of 40 compiles' ratios, in one binary with a switch; its
+/// control 0.96 and 1.03). The fuzzers use 0, so that they go through
+/// that way.
 #[cfg(not(fuzzing))]
 const BREADTH_FIRST_AHEAD_FROM: usize = 1 << 16;
 #[cfg(fuzzing)]
