@@ -633,6 +633,18 @@ mod tests {
             .unwrap_or(0)
     }
 
+    /// The bytes of a random case's patterns, by round: small alphabets
+    /// make patterns overlap, share prefixes and repeat; the full one makes
+    /// the start state dense.
+    fn alphabet_of(round: usize) -> Vec<u8> {
+        match round % 4 {
+            0 => b"ab".to_vec(),
+            1 => b"abc\r\n".to_vec(),
+            2 => (b'0'..=b'z').collect(),
+            _ => (0..=255).collect(),
+        }
+    }
+
     fn random_case(
         next: &mut impl FnMut() -> u64,
         alphabet: &[u8],
@@ -681,16 +693,8 @@ mod tests {
     fn steps_match_aho_corasick_and_pending_is_the_longest_proper_prefix() {
         let mut next = crate::engine::xorshift(0xac0);
         for round in 0..400 {
-            // Small alphabets make patterns overlap, share prefixes and
-            // repeat; the full one makes the start state dense.
-            let alphabet: Vec<u8> = match round % 4 {
-                0 => b"ab".to_vec(),
-                1 => b"abc\r\n".to_vec(),
-                2 => (b'0'..=b'z').collect(),
-                _ => (0..=255).collect(),
-            };
             let many = round % 5 == 4;
-            let (patterns, mut input) = random_case(&mut next, &alphabet, many);
+            let (patterns, mut input) = random_case(&mut next, &alphabet_of(round), many);
             // Plant some patterns in the input.
             for p in patterns.iter().take(3) {
                 let at = (next() % 250) as usize;
@@ -724,12 +728,7 @@ mod tests {
     fn breadth_first_reading_ahead_orders_as_without() {
         let mut next = crate::engine::xorshift(0xb1f);
         for round in 0..60 {
-            let alphabet: Vec<u8> = match round % 3 {
-                0 => b"ab".to_vec(),
-                1 => (b'0'..=b'z').collect(),
-                _ => (0..=255).collect(),
-            };
-            let (patterns, _) = random_case(&mut next, &alphabet, round % 2 == 1);
+            let (patterns, _) = random_case(&mut next, &alphabet_of(round), round % 5 == 4);
             let patterns: Vec<&[u8]> = patterns.iter().map(|p| &p[..]).collect();
             let (classes, _) = byte_classes(&patterns);
             let trie = Trie::new(&patterns, &classes);

@@ -67,8 +67,9 @@ const REDACTED: &str = "[redacted:";
 /// 10 x 64 KiB) stays in the second-level cache beside what else a scan
 /// reads. Against 4 bits (one in 6 passed; with second pairs, which a
 /// set of 512 KiB or more set, at 10 x 64 KiB from 7 bits a gram, about
-/// as many pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64 KiB and 100 x 4
-/// KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05 at 100 x 4 KiB,
+/// as many pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64
+/// KiB and 100 x 4 KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05
+/// at 100 x 4 KiB,
 /// 0.985 to 1.03 at 10,000 tokens (both sets in one engine, switched,
 /// rounds alternated; two sets the same read 0.99 to 1.05 x so: at 10,000
 /// tokens no gain beyond that). At 5 or 6 bits about as much; a first set
@@ -332,35 +333,28 @@ impl Engine {
             done += value.len();
             // Added as they are made, then dropped (each pattern wipes its
             // bytes): one secret's patterns at a time, in the cache.
-            let patterns = patterns_but_fragments(value);
-            // Whether a pattern goes to the view's table, the direct one's,
-            // or to neither. SPEC §2: a candidate never starts at a CR or
-            // LF, so such a pattern never matches (and is never worth
-            // holding for). A value longer than a fragment is found whole by
-            // the suffix automaton, as raw.
-            let to_view = |p: &Pattern| {
+            let mut patterns = patterns_but_fragments(value);
+            // SPEC §2: a candidate never starts at a CR or LF, so such a
+            // pattern never matches (and is never worth holding for). A
+            // value longer than a fragment is found whole by the suffix
+            // automaton, as raw.
+            patterns.retain(|p| {
                 let whole_long_value =
                     p.form == Form::Raw && value.len() > FRAGMENT && p.bytes == value;
-                let left_out = starts_with_line_break(&p.bytes) || whole_long_value;
-                (!left_out).then_some(matches!(p.form, Form::Base64 | Form::Hex))
-            };
+                !starts_with_line_break(&p.bytes) && !whole_long_value
+            });
+            let in_view = |p: &Pattern| matches!(p.form, Form::Base64 | Form::Hex);
             // What each add probes first, asked for before the first: at
             // 10,000 tokens the indexes are beyond the second-level cache
             // and each probe was a miss after the one before (this part of
             // compile took 0.96 to 0.98 of its time so, best of 40 and
             // median; its control 0.93 to 1.01).
             for p in &patterns {
-                match to_view(p) {
-                    Some(true) => view.prefetch(&p.bytes),
-                    Some(false) => direct.prefetch(&p.bytes),
-                    None => {}
-                }
+                let table = if in_view(p) { &view } else { &direct };
+                table.prefetch(&p.bytes);
             }
             for p in &patterns {
-                let Some(in_view) = to_view(p) else {
-                    continue;
-                };
-                let table = if in_view { &mut view } else { &mut direct };
+                let table = if in_view(p) { &mut view } else { &mut direct };
                 table
                     .add(&p.bytes, p.form, index as u32)
                     .map_err(|Full| PatternsTooLarge { index })?;
