@@ -163,6 +163,10 @@ struct Row {
     /// Compile of ten times this shape's values, between its rounds (at 10
     /// × 64 KiB: the issue's 100 × 64 KiB in under 15 s).
     compile_tenfold: Option<TenfoldCompile>,
+    /// First compiles of 1,000 and of 10,000 tokens, each in a process of
+    /// its own, µs per value byte (at 10,000 tokens; beside the linearity
+    /// target, which is of compile rounds in one process).
+    first_tokens: Option<(f64, f64)>,
 }
 
 /// A compile of ten times a shape's values, the best of
@@ -191,11 +195,13 @@ const TENFOLD: (usize, usize) = (10, 65_536);
 /// linearity target whole, against the best of the shape's rounds.
 const TENFOLD_RUNS: usize = 3;
 
-/// Set in a child process of the benchmark: `COUNT,LEN`, compile that many
-/// long values once and print the seconds (see [`first_compiles`]).
+/// Set in a child process of the benchmark: `COUNT,LEN` (long values) or
+/// `COUNT,tokens`, compile that many values of the shape once and print
+/// the seconds (see [`first_compiles`]).
 const FIRST_COMPILE_ENV: &str = "SCRUB_BENCH_FIRST_COMPILE";
 
-/// First compiles of each of the two long shapes, alternated.
+/// First compiles of each of two shapes (the long ones; 1,000 and 10,000
+/// tokens), alternated.
 const FIRST_COMPILE_RUNS: usize = 3;
 
 fn mb_per_s(len: usize, time: Duration) -> f64 {
@@ -301,29 +307,36 @@ fn rounds(plan: &Plan, timed: &mut [Timed]) {
     }
 }
 
-/// In a child process: compiles `COUNT,LEN` long values once and prints
-/// the seconds it took.
+/// In a child process: compiles `COUNT,LEN` long values or `COUNT,tokens`
+/// tokens once and prints the seconds it took.
 fn compile_once(shape: &str) {
-    let (count, len) = shape.split_once(',').expect("COUNT,LEN");
+    let (count, len) = shape.split_once(',').expect("COUNT,LEN or COUNT,tokens");
     let count: usize = count.parse().expect("a count");
-    let len: usize = len.parse().expect("a length");
-    let secrets = input::long_secrets(count, len);
+    let secrets = match len {
+        "tokens" => input::secrets(count),
+        len => input::long_secrets(count, len.parse().expect("a length")),
+    };
     let options = Options::new(RULES_VERSION);
     let (time, _) = timed(|| compile(black_box(&secrets), &options).expect("compile"));
     println!("{}", time.as_secs_f64());
 }
 
-/// The best first compile of `count` values of `len` bytes, each in a
-/// process of its own (this benchmark again, see [`compile_once`]), in µs
-/// per value byte: where a process compiles one set, none of its buffers
-/// is memory the allocator kept from a compile before.
-fn first_compiles(shapes: [(usize, usize); 2], runs: usize) -> [f64; 2] {
+/// The best first compile of each of `shapes`, each in a process of its
+/// own (this benchmark again, see [`compile_once`]), in µs per value byte:
+/// where a process compiles one set, none of its buffers is memory the
+/// allocator kept from a compile before, nor in the cache.
+fn first_compiles(shapes: [Shape; 2], runs: usize) -> [f64; 2] {
     let exe = std::env::current_exe().expect("the benchmark's path");
     let mut best = [f64::MAX; 2];
     for _ in 0..runs {
-        for (i, &(count, len)) in shapes.iter().enumerate() {
+        for (i, shape) in shapes.iter().enumerate() {
+            let (count, len) = (shape.secrets, shape.len);
+            let kind = match shape.tokens {
+                true => "tokens".to_string(),
+                false => len.to_string(),
+            };
             let out = std::process::Command::new(&exe)
-                .env(FIRST_COMPILE_ENV, format!("{count},{len}"))
+                .env(FIRST_COMPILE_ENV, format!("{count},{kind}"))
                 .stderr(std::process::Stdio::inherit())
                 .output()
                 .expect("run the benchmark for one compile");
@@ -373,6 +386,13 @@ fn measure(
         compiles.push(Timed::new(|| compile_of(reference.tokens)));
     }
     rounds(plan, &mut compiles);
+    if linear && !plan.quick {
+        let [small, large] = first_compiles(
+            [Shape::tokens(reference.tokens.len()), Shape::tokens(n)],
+            FIRST_COMPILE_RUNS,
+        );
+        row.first_tokens = Some((small, large));
+    }
     // Ten times the values, then this shape's rounds again, a few times:
     // the best of each spans the time of all.
     if !plan.quick && !shape.tokens && (n, shape.len) == TENFOLD {
@@ -387,8 +407,10 @@ fn measure(
             rounds(plan, &mut compiles);
         }
         let bytes = (10 * value_bytes) as f64;
-        let [small, large] =
-            first_compiles([(n, shape.len), (10 * n, shape.len)], FIRST_COMPILE_RUNS);
+        let [small, large] = first_compiles(
+            [Shape::long(n, shape.len), Shape::long(10 * n, shape.len)],
+            FIRST_COMPILE_RUNS,
+        );
         row.compile_tenfold = Some(TenfoldCompile {
             shape: Shape::long(10 * n, shape.len).name(),
             seconds: best.as_secs_f64(),
@@ -734,6 +756,23 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
                 fmt(large / small),
                 r.shape,
                 t.shape
+            );
+        }
+        if let Some((small, large)) = r.first_tokens {
+            println!();
+            println!(
+                "First compiles, each in a process of its own (best of {}, alternated): \
+                 {} {} µs per value byte, {} {} µs, {}× (the linearity target below divides \
+                 the best of their compile rounds in this process, where those of {} find \
+                 their buffers in memory the allocator kept from the round before, and much \
+                 of what they read in the cache).",
+                FIRST_COMPILE_RUNS,
+                Shape::tokens(1_000).name(),
+                fmt(small),
+                r.shape,
+                fmt(large),
+                fmt(large / small),
+                Shape::tokens(1_000).name(),
             );
         }
     }
