@@ -163,10 +163,11 @@ struct Row {
     /// Compile of ten times this shape's values, between its rounds (at 10
     /// × 64 KiB: the issue's 100 × 64 KiB in under 15 s).
     compile_tenfold: Option<TenfoldCompile>,
-    /// First compiles of 1,000 and of 10,000 tokens, each in a process of
-    /// its own, µs per value byte (at 10,000 tokens; beside the linearity
-    /// target, which is of compile rounds in one process).
-    first_tokens: Option<(f64, f64)>,
+    /// First compiles of 1,000 tokens (that shape's name) and of 10,000,
+    /// each in a process of its own, µs per value byte (at 10,000 tokens;
+    /// beside the linearity target, which is of compile rounds in one
+    /// process).
+    first_tokens: Option<(String, f64, f64)>,
 }
 
 /// A compile of ten times a shape's values, the best of
@@ -307,6 +308,24 @@ fn rounds(plan: &Plan, timed: &mut [Timed]) {
     }
 }
 
+/// The line under the tables that gives first compiles of two shapes
+/// (name, µs per value byte), each in a process of its own, and why the
+/// linearity target beside them reads otherwise.
+fn print_first_compiles(small: (&str, f64), large: (&str, f64), why: &str) {
+    println!();
+    println!(
+        "First compiles, each in a process of its own (best of {}, alternated): {} {} µs per \
+         value byte, {} {} µs, {}× (the linearity target below {}).",
+        FIRST_COMPILE_RUNS,
+        small.0,
+        fmt(small.1),
+        large.0,
+        fmt(large.1),
+        fmt(large.1 / small.1),
+        why
+    );
+}
+
 /// In a child process: compiles `COUNT,LEN` long values or `COUNT,tokens`
 /// tokens once and prints the seconds it took.
 fn compile_once(shape: &str) {
@@ -387,11 +406,9 @@ fn measure(
     }
     rounds(plan, &mut compiles);
     if linear && !plan.quick {
-        let [small, large] = first_compiles(
-            [Shape::tokens(reference.tokens.len()), Shape::tokens(n)],
-            FIRST_COMPILE_RUNS,
-        );
-        row.first_tokens = Some((small, large));
+        let small_shape = Shape::tokens(reference.tokens.len());
+        let [small, large] = first_compiles([small_shape, Shape::tokens(n)], FIRST_COMPILE_RUNS);
+        row.first_tokens = Some((small_shape.name(), small, large));
     }
     // Ten times the values, then this shape's rounds again, a few times:
     // the best of each spans the time of all.
@@ -636,19 +653,21 @@ fn size(len: usize) -> String {
     }
 }
 
+/// A figure of the tables, to three significant digits or so.
+fn fmt(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else if v >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        // Small ratios (1 B pushes near 0.02 ×) with a third decimal.
+        format!("{v:.3}")
+    }
+}
+
 fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
-    let fmt = |v: f64| {
-        if v >= 100.0 {
-            format!("{v:.0}")
-        } else if v >= 10.0 {
-            format!("{v:.1}")
-        } else if v >= 0.1 {
-            format!("{v:.2}")
-        } else {
-            // Small ratios (1 B pushes near 0.02 ×) with a third decimal.
-            format!("{v:.3}")
-        }
-    };
     println!();
     let total: usize = input.mix.iter().sum();
     let pct = |i: usize| 100.0 * input.mix[i] as f64 / total as f64;
@@ -742,38 +761,22 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
                 r.shape
             );
             let (small, large) = t.first_us_per_byte;
-            println!();
-            println!(
-                "First compiles, each in a process of its own (best of {}, alternated): {} {} µs \
-                 per value byte, {} {} µs, {}× (the linearity target below divides by the best of \
-                 {}'s compile rounds in this process, which reuse buffers the allocator kept \
-                 from the round before, where it maps those of {} anew at each compile).",
-                FIRST_COMPILE_RUNS,
-                r.shape,
-                fmt(small),
-                t.shape,
-                fmt(large),
-                fmt(large / small),
-                r.shape,
-                t.shape
+            let why = format!(
+                "divides by the best of {}'s compile rounds in this process, which reuse buffers \
+                 the allocator kept from the round before, where it maps those of {} anew at \
+                 each compile",
+                r.shape, t.shape
             );
+            print_first_compiles((&r.shape, small), (&t.shape, large), &why);
         }
-        if let Some((small, large)) = r.first_tokens {
-            println!();
-            println!(
-                "First compiles, each in a process of its own (best of {}, alternated): \
-                 {} {} µs per value byte, {} {} µs, {}× (the linearity target below divides \
-                 the best of their compile rounds in this process, where those of {} find \
-                 their buffers in memory the allocator kept from the round before, and much \
-                 of what they read in the cache).",
-                FIRST_COMPILE_RUNS,
-                Shape::tokens(1_000).name(),
-                fmt(small),
-                r.shape,
-                fmt(large),
-                fmt(large / small),
-                Shape::tokens(1_000).name(),
+        if let Some((small_shape, small, large)) = &r.first_tokens {
+            let why = format!(
+                "divides the best of their compile rounds in this process, where those of {} \
+                 find their buffers in memory the allocator kept from the round before, and \
+                 much of what they read in the cache",
+                small_shape
             );
+            print_first_compiles((small_shape, *small), (&r.shape, *large), &why);
         }
     }
     println!();
