@@ -39,7 +39,7 @@ impl IdsByHash {
     pub(crate) fn ids(&self, hash: u64) -> impl Iterator<Item = u32> + '_ {
         let tag = tag(hash);
         let mask = self.slots.len().wrapping_sub(1);
-        let mut at = tag as usize & mask;
+        let mut at = home(self.slots.len(), tag);
         let mut done = self.slots.is_empty();
         std::iter::from_fn(move || {
             while !done {
@@ -63,8 +63,7 @@ impl IdsByHash {
     /// Asks for the slot where [`IdsByHash::ids`] of `hash` starts (a hint:
     /// an add between may move it).
     pub(crate) fn prefetch(&self, hash: u64) {
-        let mask = self.slots.len().wrapping_sub(1);
-        if let Some(slot) = self.slots.get(tag(hash) as usize & mask) {
+        if let Some(slot) = self.slots.get(home(self.slots.len(), tag(hash))) {
             prefetch(slot);
         }
     }
@@ -95,6 +94,12 @@ fn tag(hash: u64) -> u32 {
     (hash >> 32) as u32
 }
 
+/// The slot where the probe for `tag` starts among `slots` (a power of
+/// two; 0 where there are none).
+fn home(slots: usize, tag: u32) -> usize {
+    tag as usize & slots.wrapping_sub(1)
+}
+
 fn slot(tag: u32, id: u32) -> u64 {
     u64::from(tag) << 32 | u64::from(id + 1)
 }
@@ -108,7 +113,7 @@ fn empty(slots: usize) -> Wiped<u64> {
 /// Puts `slot` in the first free slot from the one its tag picks.
 fn put(slots: &mut [u64], slot: u64) {
     let mask = slots.len() - 1;
-    let mut at = (slot >> 32) as usize & mask;
+    let mut at = home(slots.len(), (slot >> 32) as u32);
     while slots[at] != 0 {
         at = (at + 1) & mask;
     }

@@ -69,10 +69,9 @@ const REDACTED: &str = "[redacted:";
 /// set of 512 KiB or more set, at 10 x 64 KiB from 7 bits a gram, about
 /// as many pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64
 /// KiB and 100 x 4 KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05
-/// at 100 x 4 KiB,
-/// 0.985 to 1.03 at 10,000 tokens (both sets in one engine, switched,
-/// rounds alternated; two sets the same read 0.99 to 1.05 x so: at 10,000
-/// tokens no gain beyond that). At 5 or 6 bits about as much; a first set
+/// at 100 x 4 KiB, 0.985 to 1.03 at 10,000 tokens (both sets in one
+/// engine, switched, rounds alternated; two sets the same read 0.99 to
+/// 1.05 x so: at 10,000 tokens no gain beyond that). At 5 or 6 bits about as much; a first set
 /// for the view's index (whose bitmap every view sample reads at 10,000
 /// tokens) was slower, 0.80 to 0.89 x.
 const FIRST_BITS_PER_GRAM: usize = 8;
