@@ -186,15 +186,22 @@ fn filter_direct(
     };
     let stride = index.stride;
     if let Some(first) = &engine.direct_first {
-        let test = |w| first.may_pass_first(w);
+        let test = |w| first.may_pass_pattern(w);
         for_each_passing_twice(input, stride, read_ahead, test, |w| any.prefetch(w), look);
     } else {
         let ask = Ahead {
             bitmap: any.is_large(),
             input: read_ahead,
         };
-        let test = |w| any.may_pass_first(w);
-        for_each_passing(input, stride, ask, |w| any.prefetch(w), test, look);
+        let prefetch = |w| any.prefetch(w);
+        // Each way of testing a loop of its own, without a branch.
+        if any.is_patterned() {
+            let test = |w| any.may_pass_pattern(w);
+            for_each_passing(input, stride, ask, prefetch, test, look);
+        } else {
+            let test = |w| any.may_pass_first_pair(w);
+            for_each_passing(input, stride, ask, prefetch, test, look);
+        }
     }
     at_end
 }

@@ -42,7 +42,7 @@ pub(crate) use automaton::{Automaton, LONGEST};
 use exact_rows::ExactRows;
 use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
-use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, Pairs, VALUE_BITS_PER_GRAM, gram};
+use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, Probe, VALUE_BITS_PER_GRAM, gram};
 use short::{SHORTEST, ShortStarts};
 use starts::Starts;
 use suffix::SuffixAutomaton;
@@ -61,11 +61,13 @@ pub(crate) struct CompiledSecret {
 
 const REDACTED: &str = "[redacted:";
 
-/// Bits of room a gram in `Engine::direct_first`: with its two bits in one
-/// word and no second pair (see `Pairs::FirstOnly`), about one gram in 20
-/// never inserted passes, and the set (420 KB at 10,000 tokens, 660 KB at
-/// 10 x 64 KiB) stays in the second-level cache beside what else a scan
-/// reads. Against 4 bits (one in 6 passed; with second pairs, which a
+/// Bits of room a gram in `Engine::direct_first`: with its pattern of five
+/// bits in one word (see `Probe::Pattern`), about one sampled gram in 50
+/// of the benchmark's text at 10,000 tokens passes (with two bits, as
+/// before, one in 24: the pattern read 1.04 to 1.08 x `bytes` there), and
+/// the set (420 KB at 10,000 tokens, 660 KB at 10 x 64 KiB) stays in the
+/// second-level cache beside what else a scan reads. Two bits against
+/// 4 bits a gram, before (one in 6 passed; with second pairs, which a
 /// set of 512 KiB or more set, at 10 x 64 KiB from 7 bits a gram, about
 /// as many pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64
 /// KiB and 100 x 4 KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05
@@ -377,7 +379,7 @@ impl Engine {
             long().map(|(_, v)| v),
             grouped,
             VALUE_BITS_PER_GRAM,
-            Pairs::BySize,
+            Probe::BySize,
         );
         let compiled = secrets.iter().map(CompiledSecret::new).collect();
         let has_windows = !value_grams.is_empty();
@@ -392,10 +394,10 @@ impl Engine {
         let any_grams = |bits, pairs| {
             GramSet::of_grams_grouped(prefixes(), long().map(|(_, v)| v), grouped, bits, pairs)
         };
-        let direct_any = any_grams(VALUE_BITS_PER_GRAM, Pairs::BySize);
+        let direct_any = any_grams(VALUE_BITS_PER_GRAM, Probe::BySize);
         let direct_first = direct_any
             .is_large()
-            .then(|| any_grams(FIRST_BITS_PER_GRAM, Pairs::FirstOnly));
+            .then(|| any_grams(FIRST_BITS_PER_GRAM, Probe::Pattern));
         let firsts = [&direct_table, &view_table]
             .into_iter()
             .flat_map(|t| t.patterns().map(|pattern| &pattern[..GRAM]));
@@ -595,7 +597,7 @@ fn tail_grams(direct: &Table, view: &Table) -> GramSet {
     let count = patterns().map(offsets).sum();
     let grams = patterns()
         .flat_map(move |pattern| (0..offsets(pattern)).map(move |offset| gram(&pattern[offset..])));
-    GramSet::of_keys(count, TAIL_BITS_PER_GRAM, Pairs::BySize, grams)
+    GramSet::of_keys(count, TAIL_BITS_PER_GRAM, Probe::BySize, grams)
 }
 
 fn starts_with_line_break(bytes: &[u8]) -> bool {
@@ -680,18 +682,20 @@ mod tests {
         assert!(first.memory_usage() * 4 <= engine.direct_any.memory_usage());
         for secret in &secrets {
             for window in secret.trimmed_value().windows(GRAM) {
-                assert!(first.may_pass_first(gram(window)));
+                assert!(first.may_pass_pattern(gram(window)));
             }
         }
         let sampled = engine.direct_seeds.stride + GRAM - 1;
         for pattern in engine.direct_table.patterns() {
             for window in pattern[..sampled.min(pattern.len())].windows(GRAM) {
-                assert!(first.may_pass_first(gram(window)));
+                assert!(first.may_pass_pattern(gram(window)));
             }
         }
         // Most of what is not in it fails.
         let mut next = xorshift(0x77);
-        let passed = (0..10_000).filter(|_| first.may_pass_first(next())).count();
+        let passed = (0..10_000)
+            .filter(|_| first.may_pass_pattern(next()))
+            .count();
         assert!(passed < 1_000, "{passed} of 10,000 passed");
     }
 

@@ -13,7 +13,7 @@
 //! (see `SHORTENED_FROM` and `ExactStarts::may_begin`), and this set
 //! holds those of 6 and 7 only.
 
-use super::seeds::{GRAM, GramSet, Pairs, gram};
+use super::seeds::{GRAM, GramSet, Probe, gram};
 use super::table::Table;
 use crate::FRAGMENT;
 
@@ -65,7 +65,7 @@ impl ShortStarts {
             lengths.clone().map(move |len| key_of_word(word, len))
         });
         ShortStarts {
-            set: GramSet::of_keys(count, BITS_PER_STRING, Pairs::BySize, keys),
+            set: GramSet::of_keys(count, BITS_PER_STRING, Probe::BySize, keys),
             shortest,
         }
     }
@@ -74,7 +74,7 @@ impl ShortStarts {
     /// size, never asked (it would say that nothing begins anything).
     pub(crate) fn none() -> ShortStarts {
         ShortStarts {
-            set: GramSet::of_keys(0, BITS_PER_STRING, Pairs::BySize, std::iter::empty()),
+            set: GramSet::of_keys(0, BITS_PER_STRING, Probe::BySize, std::iter::empty()),
             shortest: SHORTEST,
         }
     }
