@@ -64,18 +64,19 @@ const REDACTED: &str = "[redacted:";
 /// Bits of room a gram in `Engine::direct_first`: with its pattern of five
 /// bits in one word (see `Probe::Pattern`), about one sampled gram in 50
 /// of the benchmark's text at 10,000 tokens passes (with two bits, as
-/// before, one in 24: the pattern read 1.04 to 1.08 x `bytes` there), and
+/// before, one in 24: the pattern read 1.04 to 1.09 x `bytes` there), and
 /// the set (420 KB at 10,000 tokens, 660 KB at 10 x 64 KiB) stays in the
-/// second-level cache beside what else a scan reads. Two bits against
-/// 4 bits a gram, before (one in 6 passed; with second pairs, which a
-/// set of 512 KiB or more set, at 10 x 64 KiB from 7 bits a gram, about
-/// as many pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64
-/// KiB and 100 x 4 KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05
-/// at 100 x 4 KiB, 0.985 to 1.03 at 10,000 tokens (both sets in one
-/// engine, switched, rounds alternated; two sets the same read 0.99 to
-/// 1.05 x so: at 10,000 tokens no gain beyond that). At 5 or 6 bits about as much; a first set
-/// for the view's index (whose bitmap every view sample reads at 10,000
-/// tokens) was slower, 0.80 to 0.89 x.
+/// second-level cache beside what else a scan reads. The pattern at 6 or
+/// 12 bits read as 8. Before it, two bits a gram at 8 bits of room
+/// against 4 (where one in 6 passed; with second pairs, which a set of
+/// 512 KiB or more set, at 10 x 64 KiB from 7 bits a gram, about as many
+/// pass its first pairs): 4 KiB pushes 1.01 to 1.07 x at 10 x 64 KiB and
+/// 100 x 4 KiB; `bytes` 1.03 to 1.06 at 10 x 64 KiB, 0.94 to 1.05 at 100
+/// x 4 KiB, 0.985 to 1.03 at 10,000 tokens (both sets in one engine,
+/// switched, rounds alternated; two sets the same read 0.99 to 1.05 x so:
+/// at 10,000 tokens no gain beyond that); at 5 or 6 bits about as much. A
+/// first set for the view's index (whose bitmap every view sample reads
+/// at 10,000 tokens) was slower, 0.80 to 0.89 x.
 const FIRST_BITS_PER_GRAM: usize = 8;
 
 /// Offsets at which a pattern's gram is in `Engine::tail_grams`: a
@@ -727,6 +728,37 @@ mod tests {
             .filter(|_| engine.tail_grams.may_hold(next()))
             .count();
         assert!(passed < 1_000, "{passed} of 10,000 passed");
+    }
+
+    /// A union paired by size (512 KiB or more) but under 1 MiB has no
+    /// smaller set first: the filter tests its first pairs, and finds what
+    /// stepping every byte finds.
+    #[test]
+    fn a_paired_union_in_the_cache_is_tested_by_its_first_pairs() {
+        let secrets = long_values(50);
+        let engine = Engine::build(&secrets, false);
+        assert!(!engine.direct_any.is_patterned() && !engine.direct_any.is_large());
+        assert!(engine.direct_first.is_none());
+        let scrubber = crate::compile(&secrets, &crate::Options::new(crate::RULES_VERSION))
+            .expect("valid secrets");
+        // Fragments of 20 to 26 bytes, one of each value.
+        let pieces: Vec<&[u8]> = secrets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| &s.value[i * 50..i * 50 + 20 + i % 7])
+            .collect();
+        let input = text_of(&mut xorshift(0x9a17), 20_000, &pieces, 40);
+        let whole = scrubber.bytes(&input).output;
+        let mut stream = scrubber.stream();
+        let mut stepped = Vec::new();
+        for byte in input.chunks(1) {
+            stream.push_into(byte, &mut stepped).expect("a live stream");
+        }
+        stream.end_into(&mut stepped).expect("a live stream");
+        assert!(whole == stepped, "bytes and pushes of 1 byte differ");
+        for piece in &pieces {
+            assert!(!whole.windows(piece.len()).any(|w| w == *piece));
+        }
     }
 
     #[test]

@@ -857,6 +857,10 @@ mod tests {
             keys.iter()
                 .all(|&k| first.may_pass_pattern(k) && first.may_hold(k))
         );
+        assert!(
+            keys.iter()
+                .all(|&k| by_size.may_pass_first_pair(k) && by_size.may_hold(k))
+        );
         let others: Vec<u64> = (0..200_000).map(|_| next()).collect();
         let through_first = others
             .iter()
