@@ -9,7 +9,8 @@
 //! input, one repetition, the same table (also what `cargo test
 //! --all-targets` runs). `SCRUB_BENCH_DUMP=FILE` also
 //! writes the generated input to FILE; `SCRUB_BENCH_SHAPES=0,4` measures
-//! only those shapes.
+//! only those shapes; `SCRUB_BENCH_ROUNDS=N` runs up to N rounds where the
+//! full run has [`ROUNDS`].
 
 #[path = "scrub/input.rs"]
 mod input;
@@ -39,6 +40,9 @@ const NAIVE_COUNTS: [usize; 2] = [10, 100];
 /// prefix).
 const PUSHES: [usize; 3] = [64, 4096, 65_536];
 const MIB: usize = 1024 * 1024;
+/// Rounds of a shape's measurements in a full run, at most (fewer once its
+/// time budget is spent).
+const ROUNDS: usize = 10;
 
 #[derive(Clone, Copy)]
 struct Shape {
@@ -110,7 +114,10 @@ impl Plan {
                 input_len: 16 * MIB,
                 byte_push_len: MIB,
                 naive_len: MIB / 2,
-                reps: 10,
+                reps: std::env::var("SCRUB_BENCH_ROUNDS")
+                    .ok()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(ROUNDS),
                 budget: Duration::from_secs(2),
             }
         }
