@@ -114,10 +114,10 @@ impl Plan {
                 input_len: 16 * MIB,
                 byte_push_len: MIB,
                 naive_len: MIB / 2,
-                reps: std::env::var("SCRUB_BENCH_ROUNDS")
-                    .ok()
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(ROUNDS),
+                reps: std::env::var("SCRUB_BENCH_ROUNDS").map_or(ROUNDS, |n| {
+                    n.parse()
+                        .expect("SCRUB_BENCH_ROUNDS: a whole number of rounds")
+                }),
                 budget: Duration::from_secs(2),
             }
         }
