@@ -112,7 +112,7 @@ impl GramIndex {
             for &entry in &entries[starts[b] as usize..starts[b + 1] as usize] {
                 // The bucket's bits and the tag: a gram's `key_of`.
                 let key = (b as u64) << TAG_BITS | u64::from(entry >> 5);
-                bits.set_pattern(bitmap_hash(key));
+                bits.set(bits.pattern(bitmap_hash(key)));
             }
         }
         GramIndex {
@@ -138,7 +138,7 @@ impl GramIndex {
         let hash = first_hash(gram);
         let tag = tag_of(hash, self.bucket_bits);
         let key = self.key_of(hash);
-        if !self.bits.get_pattern(bitmap_hash(key)) {
+        if !self.bits.holds(self.bits.pattern(bitmap_hash(key))) {
             return 0;
         }
         self.offsets_of(hash, tag)
@@ -159,7 +159,8 @@ impl GramIndex {
     /// does.
     #[inline(always)]
     pub(crate) fn may_pass_first(&self, gram: u64) -> bool {
-        self.bits.get_pattern(self.bitmap_hash_of(gram))
+        self.bits
+            .holds(self.bits.pattern(self.bitmap_hash_of(gram)))
     }
 
     /// Starts loading what [`GramIndex::may_pass_first`] of `gram` reads (for
@@ -398,10 +399,10 @@ impl GramSet {
     fn add(&mut self, key: u64) {
         let first = first_hash(key);
         if self.paired {
-            self.bits.set_pair(first);
-            self.bits.set_beside(first, second_hash(key));
+            self.bits.set(self.bits.pair(first));
+            self.bits.set(self.bits.beside(first, second_hash(key)));
         } else {
-            self.bits.set_pattern(first);
+            self.bits.set(self.bits.pattern(first));
         }
     }
 
@@ -421,14 +422,14 @@ impl GramSet {
     #[inline(always)]
     pub(crate) fn may_pass_first_pair(&self, gram: u64) -> bool {
         debug_assert!(self.paired);
-        self.bits.get_pair(first_hash(gram))
+        self.bits.holds(self.bits.pair(first_hash(gram)))
     }
 
     /// [`GramSet::may_hold`] in a set of patterns, without a branch.
     #[inline(always)]
     pub(crate) fn may_pass_pattern(&self, gram: u64) -> bool {
         debug_assert!(!self.paired);
-        self.bits.get_pattern(first_hash(gram))
+        self.bits.holds(self.bits.pattern(first_hash(gram)))
     }
 
     /// Starts loading what [`GramSet::may_hold`] of `gram` reads first.
@@ -448,11 +449,12 @@ impl GramSet {
     pub(crate) fn may_hold(&self, gram: u64) -> bool {
         let first = first_hash(gram);
         if !self.paired {
-            return self.bits.get_pattern(first);
+            return self.bits.holds(self.bits.pattern(first));
         }
         // Almost every gram fails the first two bits, in one word: the
         // rest waits for those that pass.
-        self.bits.get_pair(first) && self.bits.get_beside(first, second_hash(gram))
+        let bits = &self.bits;
+        bits.holds(bits.pair(first)) && bits.holds(bits.beside(first, second_hash(gram)))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
@@ -510,10 +512,7 @@ impl Bitmap {
     /// anywhere took two (each a cache miss in a large bitmap).
     #[inline(always)]
     fn pair(&self, hash: u64) -> (usize, u64) {
-        (
-            self.word(hash),
-            1 << (hash >> 32 & 63) | 1 << (hash >> 38 & 63),
-        )
+        (self.word(hash), pair_bits(hash))
     }
 
     /// The word of `hash` and a pattern of [`PATTERN_BITS`] bits in it,
@@ -540,25 +539,15 @@ impl Bitmap {
         self.words.len() * 8 >= 1 << 20
     }
 
-    fn set_pair(&mut self, hash: u64) {
-        let (word, bits) = self.pair(hash);
+    /// Sets `bits` in word `word` (a key's [`Bitmap::pair`],
+    /// [`Bitmap::pattern`] or [`Bitmap::beside`]).
+    fn set(&mut self, (word, bits): (usize, u64)) {
         self.words[word] |= bits;
     }
 
+    /// Whether every one of `bits` is set in word `word`.
     #[inline(always)]
-    fn get_pair(&self, hash: u64) -> bool {
-        let (word, bits) = self.pair(hash);
-        self.words[word] & bits == bits
-    }
-
-    fn set_pattern(&mut self, hash: u64) {
-        let (word, bits) = self.pattern(hash);
-        self.words[word] |= bits;
-    }
-
-    #[inline(always)]
-    fn get_pattern(&self, hash: u64) -> bool {
-        let (word, bits) = self.pattern(hash);
+    fn holds(&self, (word, bits): (usize, u64)) -> bool {
         self.words[word] & bits == bits
     }
 
@@ -568,24 +557,18 @@ impl Bitmap {
     /// `second`.
     #[inline(always)]
     fn beside(&self, first: u64, second: u64) -> (usize, u64) {
-        let word = self.word(first) ^ 1;
-        (word, 1 << (second >> 32 & 63) | 1 << (second >> 38 & 63))
-    }
-
-    fn set_beside(&mut self, first: u64, second: u64) {
-        let (word, bits) = self.beside(first, second);
-        self.words[word] |= bits;
-    }
-
-    #[inline(always)]
-    fn get_beside(&self, first: u64, second: u64) -> bool {
-        let (word, bits) = self.beside(first, second);
-        self.words[word] & bits == bits
+        (self.word(first) ^ 1, pair_bits(second))
     }
 
     fn memory_usage(&self) -> usize {
         self.words.capacity() * 8
     }
+}
+
+/// The two bits of a pair, from bits 32 to 43 of `hash`.
+#[inline(always)]
+fn pair_bits(hash: u64) -> u64 {
+    1 << (hash >> 32 & 63) | 1 << (hash >> 38 & 63)
 }
 
 /// Bits a key sets in a set of patterns (see [`PATTERNS`]).
