@@ -688,10 +688,12 @@ pub(crate) mod tests {
             assert!(engine.memory_usage() <= 128 * count * len);
             (exact.longest(), exact.rows_len)
         };
-        // 10 of 40 bytes take 125.5 bytes a value byte without rows (128.3
-        // with them), 10 of 48 bytes 115.5 with them.
+        // 10 of 40 bytes take 125 bytes a value byte with rows (about 122
+        // without), 10 of 48 bytes 113 with them; 8 of 40 bytes 127.2
+        // without them, and rows would break the bound.
         assert_eq!(tokens(10, 48), (2, 2));
-        assert_eq!(tokens(10, 40), (1, 0));
+        assert_eq!(tokens(10, 40), (2, 2));
+        assert_eq!(tokens(8, 40), (1, 0));
         assert_eq!(tokens(100, 40), (2, 0));
         assert_eq!(tokens(1_000, 40), (3, 3));
     }

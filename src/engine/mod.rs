@@ -42,7 +42,7 @@ pub(crate) use automaton::{Automaton, LONGEST};
 use exact_rows::ExactRows;
 use exact_starts::{EXACT, ExactStarts};
 use inert::InertBytes;
-use seeds::{GRAM, GramIndex, GramSet, MAX_STRIDE, Probe, VALUE_BITS_PER_GRAM, gram};
+use seeds::{Fold, GRAM, GramIndex, GramSet, MAX_STRIDE, Probe, VALUE_BITS_PER_GRAM, gram};
 use short::{SHORTEST, ShortStarts};
 use starts::Starts;
 use suffix::SuffixAutomaton;
@@ -233,9 +233,10 @@ const ROWS_WITHIN: usize = 120;
 /// Where the strings of 2 bytes in rows keep a small engine within this
 /// many bytes a byte of value (the bound itself: nothing is added after
 /// them), [`Engine::exact_starts`] holds them, else those of 1 byte: 10
-/// tokens of 40 bytes take 127 to 128.3 bytes a byte with them (125 to
-/// 125.5 without); where they are held, one push of one byte in
-/// fifty-five is stepped, one in ten without them.
+/// tokens of 40 bytes take 125 bytes a byte with them (about 122
+/// without), 8 tokens of 40 bytes 127.2 without them; where they are
+/// held, one push of one byte in fifty-five is stepped, one in ten
+/// without them.
 const SMALL_ROWS_WITHIN: usize = 128;
 
 /// How long the strings [`Engine::exact_starts`] holds are.
@@ -384,8 +385,8 @@ impl Engine {
         );
         let compiled = secrets.iter().map(CompiledSecret::new).collect();
         let has_windows = !value_grams.is_empty();
-        let direct_seeds = seed_index(&direct_table, has_windows);
-        let view_seeds = seed_index(&view_table, false);
+        let direct_seeds = seed_index(&direct_table, has_windows, Fold::None);
+        let view_seeds = seed_index(&view_table, false, Fold::Case);
         let sampled = direct_seeds.stride + GRAM - 1;
         let prefixes = || {
             direct_table
@@ -555,8 +556,8 @@ fn automaton_of(table: &Table) -> Automaton {
 
 /// Grams of every pattern of `table` at each offset a sampled position can
 /// fall on (the stride that the shortest pattern, or a fragment window when
-/// `windows`, allows).
-fn seed_index(table: &Table, windows: bool) -> GramIndex {
+/// `windows`, allows), folded as `fold` says.
+fn seed_index(table: &Table, windows: bool, fold: Fold) -> GramIndex {
     let shortest = (0..table.len() as u32)
         .map(|id| table.pattern_len(id))
         .chain(windows.then_some(FRAGMENT))
@@ -569,7 +570,7 @@ fn seed_index(table: &Table, windows: bool) -> GramIndex {
     let sampled = stride + GRAM - 1;
     let grams = first_bytes_once(table, sampled)
         .flat_map(move |pattern| (0..stride).map(move |offset| (gram(&pattern[offset..]), offset)));
-    GramIndex::new(stride, grams.clone().count(), grams)
+    GramIndex::new(stride, grams.clone().count(), grams, fold)
 }
 
 /// The patterns of `table`, but those kept in the same bytes as the one
