@@ -167,13 +167,18 @@ impl GramIndex {
     /// bitmap alone.
     #[inline(always)]
     pub(crate) fn get(&self, gram: u64) -> u64 {
-        let hash = first_hash(gram | self.fold);
-        let tag = tag_of(hash, self.bucket_bits);
-        let key = self.key_of(hash);
-        if !self.bits.holds(self.bits.pattern(bitmap_hash(key))) {
+        if !self.may_pass_first(gram) {
             return 0;
         }
-        self.offsets_of(hash, tag)
+        let hash = self.hash_of(gram);
+        self.offsets_of(hash, tag_of(hash, self.bucket_bits))
+    }
+
+    /// The hash of `gram`, folded (see [`Fold`]), that picks its bucket
+    /// and tag.
+    #[inline(always)]
+    fn hash_of(&self, gram: u64) -> u64 {
+        first_hash(gram | self.fold)
     }
 
     /// The bits of a gram's hash that tell it apart in the index (its
@@ -205,7 +210,7 @@ impl GramIndex {
     /// The bitmap's hash of `gram`: of its key (see [`GramIndex::key_of`]).
     #[inline(always)]
     fn bitmap_hash_of(&self, gram: u64) -> u64 {
-        bitmap_hash(self.key_of(first_hash(gram | self.fold)))
+        bitmap_hash(self.key_of(self.hash_of(gram)))
     }
 
     /// Whether the bitmap is too large to stay in the cache (see
@@ -479,14 +484,15 @@ impl GramSet {
     /// Whether `gram` may be a gram of a value.
     #[inline(always)]
     pub(crate) fn may_hold(&self, gram: u64) -> bool {
-        let first = first_hash(gram);
         if !self.paired {
-            return self.bits.holds(self.bits.pattern(first));
+            return self.may_pass_pattern(gram);
         }
         // Almost every gram fails the first two bits, in one word: the
         // rest waits for those that pass.
-        let bits = &self.bits;
-        bits.holds(bits.pair(first)) && bits.holds(bits.beside(first, second_hash(gram)))
+        self.may_pass_first_pair(gram)
+            && self
+                .bits
+                .holds(self.bits.beside(first_hash(gram), second_hash(gram)))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
