@@ -311,9 +311,9 @@ impl<'a> Timed<'a> {
 /// engine's sets from memory at first, where each push measurement came
 /// after another of the same scrubber: `bytes` read 0.87 to 0.93 x the
 /// 64 KiB pushes of the same run at 10,000 tokens (which do its work in
-/// pieces), 0.93 to 0.97 x at 1,000 (1.02 to 1.20 and 0.98 to 1.05 x
-/// warmed), and the 4 KiB pushes' ratios to `bytes` read too high by as
-/// much.
+/// pieces), 0.93 to 0.97 x at 1,000 (0.98 to 1.21 and 0.98 to 1.07 x
+/// warmed, six runs), and the 4 KiB pushes' ratios to `bytes` read too
+/// high by as much.
 fn rounds(plan: &Plan, timed: &mut [Timed]) {
     let started = Instant::now();
     let budget = plan.budget * timed.len() as u32;
