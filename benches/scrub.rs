@@ -303,10 +303,11 @@ impl<'a> Timed<'a> {
 /// each is the best of its rounds, and the ratios between them are taken
 /// over the same stretch of time, whatever the shared host does.
 ///
-/// Each timed run comes right after an untimed run of the same work (but
-/// in a smoke run), so that every measurement starts from the state that
-/// work leaves, its scrubber's sets in the cache: a throughput, not a
-/// first pass. Timed once in turn, `bytes`, first in its round and after
+/// Each timed run comes right after an untimed run of the same work (not
+/// in a smoke run, whose figures mean nothing), so that every measurement
+/// starts from the state that work leaves, its scrubber's sets in the
+/// cache: a throughput, not a first pass. The untimed runs count against
+/// the budget. Timed once in turn, `bytes`, first in its round and after
 /// the baselines had filled the cache with their own data, read a large
 /// engine's sets from memory at first, where each push measurement came
 /// after another of the same scrubber: `bytes` read 0.87 to 0.93 x the
