@@ -307,14 +307,11 @@ impl<'a> Timed<'a> {
 /// in a smoke run, whose figures mean nothing), so that every measurement
 /// starts from the state that work leaves, its scrubber's sets in the
 /// cache: a throughput, not a first pass. The untimed runs count against
-/// the budget. Timed once in turn, `bytes`, first in its round and after
-/// the baselines had filled the cache with their own data, read a large
-/// engine's sets from memory at first, where each push measurement came
-/// after another of the same scrubber: `bytes` read 0.87 to 0.93 x the
-/// 64 KiB pushes of the same run at 10,000 tokens (which do its work in
-/// pieces), 0.93 to 0.97 x at 1,000 (0.98 to 1.21 and 0.98 to 1.07 x
-/// warmed, six runs), and the 4 KiB pushes' ratios to `bytes` read too
-/// high by as much.
+/// the budget. Timed once in turn, `bytes`, first in its round after the
+/// baselines, started with a large engine's sets out of the cache where
+/// each push came after another run of the same scrubber, and the push
+/// ratios read up to a tenth too high (`benches/MEASUREMENTS.md`, the
+/// thirty-fourth session).
 fn rounds(plan: &Plan, timed: &mut [Timed]) {
     let started = Instant::now();
     let budget = plan.budget * timed.len() as u32;

@@ -114,7 +114,7 @@ impl GramIndex {
         let buckets = 1usize << bucket_bits;
         let items = grams.map(move |(gram, offset)| {
             debug_assert!(offset < MAX_STRIDE, "an offset fits 5 bits");
-            let key = first_hash(gram | fold) & !31 | offset as u64;
+            let key = folded_hash(gram, fold) & !31 | offset as u64;
             (bucket_of(key, bucket_bits), entry_of(key, bucket_bits))
         });
         // At its final size: a wiped buffer must not grow.
@@ -178,7 +178,7 @@ impl GramIndex {
     /// and tag.
     #[inline(always)]
     fn hash_of(&self, gram: u64) -> u64 {
-        first_hash(gram | self.fold)
+        folded_hash(gram, self.fold)
     }
 
     /// The bits of a gram's hash that tell it apart in the index (its
@@ -498,6 +498,14 @@ impl GramSet {
     pub(crate) fn memory_usage(&self) -> usize {
         self.bits.memory_usage()
     }
+}
+
+/// The hash of `gram` with the bits of `fold` (a [`Fold`]'s mask) set: the
+/// one a [`GramIndex`] is built with and every lookup of it makes, in one
+/// place so that the two cannot differ.
+#[inline(always)]
+fn folded_hash(gram: u64, fold: u64) -> u64 {
+    first_hash(gram | fold)
 }
 
 #[inline(always)]
