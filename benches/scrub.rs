@@ -39,6 +39,9 @@ const NAIVE_COUNTS: [usize; 2] = [10, 100];
 /// Push sizes measured over the whole input (1-byte pushes run over a
 /// prefix).
 const PUSHES: [usize; 3] = [64, 4096, 65_536];
+/// Where the output of pushes into a reused buffer is written: so many
+/// bytes after the input's place in a page (see [`reused_timed`]).
+const REUSED_AFTER: [usize; 2] = [8, 2048];
 const MIB: usize = 1024 * 1024;
 /// Rounds of a shape's measurements in a full run, at most (fewer once its
 /// time budget is spent).
@@ -152,6 +155,9 @@ struct Row {
     stream_1: f64,
     /// MB/s per size of [`PUSHES`].
     streams: [f64; 3],
+    /// MB/s of 4 KiB pushes into an output buffer emptied after each, per
+    /// place of [`REUSED_AFTER`].
+    reused: [f64; 2],
     compile_ms: f64,
     compile_us_per_byte: f64,
     memory_mib: f64,
@@ -531,6 +537,20 @@ fn measure(
         Timed::new(stream_of(data, &expected, PUSHES[1])),
         Timed::new(stream_of(data, &expected, PUSHES[2])),
         Timed::new(stream_of(prefix, &expected_prefix, 1)),
+        Timed::new(reused_timed(
+            &scrubber,
+            data,
+            &expected,
+            REUSED_AFTER[0],
+            name,
+        )),
+        Timed::new(reused_timed(
+            &scrubber,
+            data,
+            &expected,
+            REUSED_AFTER[1],
+            name,
+        )),
         Timed::new(|| {
             let (time, (_, count)) =
                 timed(|| replace_with(&raw_ac, black_box(data), &raw_owner, &redactions));
@@ -561,8 +581,9 @@ fn measure(
         row.streams[i] = mb_per_s(data.len(), best[1 + i]);
     }
     row.stream_1 = mb_per_s(prefix.len(), best[4]);
-    row.raw_only = mb_per_s(data.len(), best[5]);
-    let mut next = 6;
+    row.reused = [5, 6].map(|i| mb_per_s(data.len(), best[i]));
+    row.raw_only = mb_per_s(data.len(), best[7]);
+    let mut next = 8;
     if cross {
         row.reference_bytes = Some(mb_per_s(reference.input.len(), best[next]));
         next += 1;
@@ -603,6 +624,68 @@ fn stream_timed<'a>(
             "{name}: stream output in {chunk}-byte pushes differs from bytes"
         );
         time
+    }
+}
+
+/// A measurement of `data` through a stream in 4 KiB pushes into one output
+/// buffer emptied after each push (as the C ABI, the command line tool and
+/// the bindings use theirs), written `after` bytes after the input's place
+/// in a page, less what the stream held: where the system's `memcpy`
+/// copies with `rep movsb`, that place decides its speed (see
+/// `src/engine/append.rs`). Each push's output must be that of `bytes`
+/// there (checked in a first, untimed run).
+fn reused_timed<'a>(
+    scrubber: &'a Scrubber,
+    data: &'a [u8],
+    expected: &'a [u8],
+    after: usize,
+    name: &'a str,
+) -> impl FnMut() -> Duration + 'a {
+    const CHUNK: usize = 4096;
+    // Room for what a push releases at most (a held pattern of the
+    // longest value, wrapped, and the push), so that the buffer never
+    // moves.
+    let mut out = Vec::with_capacity(256 * 1024);
+    let at = (data.as_ptr() as usize + after).wrapping_sub(out.as_ptr() as usize) % 4096;
+    out.resize(at, 0);
+    let mut checked = false;
+    move || {
+        if !checked {
+            let mut emitted = 0;
+            let mut check = |out: &mut Vec<u8>| {
+                let piece = &out[at..];
+                assert!(
+                    expected[emitted..].starts_with(piece),
+                    "{name}: pushes into a reused buffer differ from bytes"
+                );
+                emitted += piece.len();
+                out.truncate(at);
+            };
+            let mut stream = scrubber.stream();
+            for piece in data.chunks(CHUNK) {
+                stream.push_into(piece, &mut out).expect("push");
+                check(&mut out);
+            }
+            stream.end_into(&mut out).expect("end");
+            check(&mut out);
+            assert_eq!(
+                emitted,
+                expected.len(),
+                "{name}: reused buffer, output lost"
+            );
+            checked = true;
+        }
+        timed(|| {
+            let mut stream = scrubber.stream();
+            for piece in data.chunks(CHUNK) {
+                stream.push_into(black_box(piece), &mut out).expect("push");
+                black_box(&out[at..]);
+                out.truncate(at);
+            }
+            stream.end_into(&mut out).expect("end");
+            out.truncate(at);
+        })
+        .0
     }
 }
 
@@ -744,6 +827,30 @@ fn print_table(plan: &Plan, input: &input::Input, rows: &[Row]) {
             fmt(r.raw_only),
             opt(r.every_pattern),
             opt(r.naive),
+        );
+    }
+    println!();
+    println!(
+        "4 KiB pushes into an output buffer emptied after each push (as the C ABI, the command \
+         line tool and the bindings use theirs), its output written {} or {} bytes after the \
+         input's place in a page, against `bytes` (see `src/engine/append.rs`):",
+        REUSED_AFTER[0], REUSED_AFTER[1]
+    );
+    println!();
+    println!(
+        "| shape | bytes MB/s | reused, {} B after, MB/s | / `bytes` | reused, {} B after, MB/s | / `bytes` |",
+        REUSED_AFTER[0], REUSED_AFTER[1]
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for r in rows {
+        println!(
+            "| {} | {} | {} | {} | {} | {} |",
+            r.shape,
+            fmt(r.bytes),
+            fmt(r.reused[0]),
+            fmt(r.reused[0] / r.bytes),
+            fmt(r.reused[1]),
+            fmt(r.reused[1] / r.bytes),
         );
     }
     println!();
