@@ -76,10 +76,11 @@ const PIECES_FROM: usize = 8 * 1024;
 const CHECKED_FROM: usize = 2 * 1024;
 
 /// A run whose destination lies less than this many bytes after its
-/// source, modulo a page, is copied in pieces: there `rep movsb` runs 5 to
-/// 15 times slower on AMD processors (glibc bug 30994; 2 to 4 GB/s at 1 to
-/// 15 bytes, 6 to 11 at 16 to 31, against 40 to 55 elsewhere, where pieces
-/// copy at 13 to 45). A caller that pushes 4 KiB from one buffer into
+/// source, modulo a page, is copied in pieces: there `rep movsb` runs up to
+/// 20 times slower on AMD processors (glibc bug 30994; 4 KiB copies here,
+/// 2 to 4 GB/s at 1 to 15 bytes and 6 to 11 at 16 to 31, where 512-byte
+/// pieces copy at 14 to 31; 24 to 42 at 0 and at 32 to 63, pieces 27 to
+/// 58; 38 to 63 elsewhere). A caller that pushes 4 KiB from one buffer into
 /// another it reuses meets it at every push, or never, by where the two
 /// lie: 4 KiB pushes, where it does, 0.60 to 0.72 x `bytes` against 0.91
 /// to 1.04 x with pieces (the benchmark's table of reused buffers). Pieces
