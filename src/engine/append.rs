@@ -120,7 +120,12 @@ mod tests {
             (from - 8, false),
             (from + 3 * 4096 + 200, false),
         ] {
-            assert_eq!(is_near_in_page(to, from), near, "{:#x}", to - from);
+            assert_eq!(
+                is_near_in_page(to, from),
+                near,
+                "{:#x}",
+                to.wrapping_sub(from)
+            );
         }
     }
 
