@@ -531,26 +531,15 @@ fn measure(
     // each output must be exactly that of `bytes`.
     let name = &row.shape;
     let stream_of = |data, expected, chunk| stream_timed(&scrubber, data, expected, chunk, name);
+    let reused_of = |after| reused_timed(&scrubber, data, &expected, after, name);
     let mut timed_all = vec![
         Timed::new(|| timed(|| scrubber.bytes(black_box(data))).0),
         Timed::new(stream_of(data, &expected, PUSHES[0])),
         Timed::new(stream_of(data, &expected, PUSHES[1])),
         Timed::new(stream_of(data, &expected, PUSHES[2])),
         Timed::new(stream_of(prefix, &expected_prefix, 1)),
-        Timed::new(reused_timed(
-            &scrubber,
-            data,
-            &expected,
-            REUSED_AFTER[0],
-            name,
-        )),
-        Timed::new(reused_timed(
-            &scrubber,
-            data,
-            &expected,
-            REUSED_AFTER[1],
-            name,
-        )),
+        Timed::new(reused_of(REUSED_AFTER[0])),
+        Timed::new(reused_of(REUSED_AFTER[1])),
         Timed::new(|| {
             let (time, (_, count)) =
                 timed(|| replace_with(&raw_ac, black_box(data), &raw_owner, &redactions));
@@ -627,10 +616,10 @@ fn stream_timed<'a>(
     }
 }
 
-/// A measurement of `data` through a stream in 4 KiB pushes into one output
-/// buffer emptied after each push (as the C ABI, the command line tool and
-/// the bindings use theirs), written `after` bytes after the input's place
-/// in a page (give or take the few held bytes a push releases first):
+/// A measurement of `data` through a stream in 4 KiB pushes into one
+/// output buffer emptied after each push (see [`push_reused`]; as the C
+/// ABI, the command line tool and the bindings use theirs), written
+/// `after` bytes after the input's place in a page (give or take the few held bytes a push releases first):
 /// where the system's `memcpy` copies with `rep movsb`, that place decides
 /// its speed (see `src/engine/append.rs`). Each push's output must be that
 /// of `bytes` there (checked in a first, untimed run).
@@ -641,7 +630,6 @@ fn reused_timed<'a>(
     after: usize,
     name: &'a str,
 ) -> impl FnMut() -> Duration + 'a {
-    const CHUNK: usize = 4096;
     // Room for what a push releases at most (a held pattern of the
     // longest value, wrapped, and the push), so that the buffer never
     // moves.
@@ -652,22 +640,13 @@ fn reused_timed<'a>(
     move || {
         if !checked {
             let mut emitted = 0;
-            let mut check = |out: &mut Vec<u8>| {
-                let piece = &out[at..];
+            push_reused(scrubber, data, &mut out, at, |piece| {
                 assert!(
                     expected[emitted..].starts_with(piece),
                     "{name}: pushes into a reused buffer differ from bytes"
                 );
                 emitted += piece.len();
-                out.truncate(at);
-            };
-            let mut stream = scrubber.stream();
-            for piece in data.chunks(CHUNK) {
-                stream.push_into(piece, &mut out).expect("push");
-                check(&mut out);
-            }
-            stream.end_into(&mut out).expect("end");
-            check(&mut out);
+            });
             assert_eq!(
                 emitted,
                 expected.len(),
@@ -676,17 +655,33 @@ fn reused_timed<'a>(
             checked = true;
         }
         timed(|| {
-            let mut stream = scrubber.stream();
-            for piece in data.chunks(CHUNK) {
-                stream.push_into(black_box(piece), &mut out).expect("push");
-                black_box(&out[at..]);
-                out.truncate(at);
-            }
-            stream.end_into(&mut out).expect("end");
-            out.truncate(at);
+            push_reused(scrubber, data, &mut out, at, |piece| {
+                black_box(piece);
+            })
         })
         .0
     }
+}
+
+/// Pushes `data` through a new stream in 4 KiB pieces into `out`, whose
+/// first `at` bytes stay: `take` gets each push's output (and the end's),
+/// which is then dropped.
+fn push_reused(
+    scrubber: &Scrubber,
+    data: &[u8],
+    out: &mut Vec<u8>,
+    at: usize,
+    mut take: impl FnMut(&[u8]),
+) {
+    let mut stream = scrubber.stream();
+    for piece in data.chunks(4096) {
+        stream.push_into(black_box(piece), out).expect("push");
+        take(&out[at..]);
+        out.truncate(at);
+    }
+    stream.end_into(out).expect("end");
+    take(&out[at..]);
+    out.truncate(at);
 }
 
 /// Pushes `data` through a new stream in `chunk`-byte pieces into `out`
