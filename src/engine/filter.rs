@@ -14,6 +14,7 @@ use super::following::ViewFollowing;
 use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
+use super::output_room::OutputRoom;
 use super::prefetch::prefetch;
 use super::seeds::{GRAM, gram, gram_at, has_line_break, is_break, view_gram};
 use super::table::{PREFIX, Table};
@@ -55,7 +56,10 @@ pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: b
 /// `scratch` is room for the opens as they are found (the stream's own, so
 /// that a warm stream does not allocate). `ask_end`: what
 /// `tail::stepper_start` reads of the end is asked for between the two
-/// filters (the direct one has read the end by then).
+/// filters (the direct one has read the end by then). `room`: where what
+/// `input` lets be decided is written, its first byte about where
+/// `input`'s is, asked for as the direct filter reads (see
+/// [`OutputRoom`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn find(
     engine: &Engine,
@@ -69,6 +73,7 @@ pub(super) fn find(
     scratch: &mut Vec<Open>,
     read_ahead: bool,
     ask_end: bool,
+    room: OutputRoom<'_>,
 ) -> Option<Run> {
     scratch.clear();
     // The direct filter reads the input first (the view's then finds it in
@@ -82,6 +87,7 @@ pub(super) fn find(
         candidates,
         (scratch, direct_opens),
         read_ahead,
+        room,
     );
     push_sorted(scratch, &engine.direct_table, direct_opens);
     if ask_end {
@@ -123,6 +129,7 @@ fn filter_direct(
     candidates: &mut Candidates,
     (opens, spans): (&mut Vec<Open>, &mut Opens),
     read_ahead: bool,
+    room: OutputRoom<'_>,
 ) -> Option<Run> {
     let index = &engine.direct_seeds;
     let grams = &engine.value_grams;
@@ -187,11 +194,13 @@ fn filter_direct(
     let stride = index.stride;
     if let Some(first) = &engine.direct_first {
         let test = |w| first.may_pass_pattern(w);
-        for_each_passing_twice(input, stride, read_ahead, test, |w| any.prefetch(w), look);
+        let prefetch = |w| any.prefetch(w);
+        for_each_passing_twice(input, stride, (read_ahead, room), test, prefetch, look);
     } else {
         let ask = Ahead {
             bitmap: any.is_large(),
             input: read_ahead,
+            room,
         };
         let prefetch = |w| any.prefetch(w);
         // Each way of testing a loop of its own, without a branch.
@@ -231,7 +240,7 @@ const BATCH: usize = 32;
 
 /// What a filter asks for ahead of its reads (see [`for_each_passing`]).
 #[derive(Clone, Copy)]
-struct Ahead {
+struct Ahead<'a> {
     /// The next batch's bitmap words, with the filter's `prefetch`: where
     /// the bitmap is too large to stay in the cache.
     bitmap: bool,
@@ -240,6 +249,8 @@ struct Ahead {
     ///
     /// [`Source::InPlace`]: super::matcher::Source::InPlace
     input: bool,
+    /// The room of the batch's output (see [`OutputRoom`]).
+    room: OutputRoom<'a>,
 }
 
 /// How far past the next batch the input is asked for, where it is read
@@ -270,6 +281,7 @@ fn for_each_passing(
         if ask.input {
             prefetch_input(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
         }
+        ask.room.prefetch(batch, BATCH * stride);
         if ask.bitmap {
             prefetch_batch(input, batch + BATCH * stride, stride, &prefetch);
         }
@@ -293,12 +305,13 @@ fn for_each_passing(
 /// reads there for the samples of a batch that pass is asked for with
 /// `prefetch` as soon as they are known, and they are looked at after the
 /// next batch's test, so that those reads overlap it, where each waited
-/// on memory in turn.
+/// on memory in turn. The input is asked for ahead where `read_ahead`, and
+/// the batch's output room (see [`Ahead`]).
 #[inline(always)]
 fn for_each_passing_twice(
     input: &[u8],
     stride: usize,
-    read_ahead: bool,
+    (read_ahead, room): (bool, OutputRoom<'_>),
     test: impl Fn(u64) -> bool,
     prefetch: impl Fn(u64),
     mut look: impl FnMut(usize) -> ControlFlow<()>,
@@ -310,6 +323,7 @@ fn for_each_passing_twice(
         if read_ahead {
             prefetch_input(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
         }
+        room.prefetch(batch, BATCH * stride);
         let samples = batch_len(input, batch, stride);
         let passed = match samples {
             0 => 0,
@@ -587,9 +601,11 @@ fn filter_view(
     let prefetch = |w| index.prefetch(w);
     // A sample whose 8 bytes hold a line break is looked at whole.
     let test = |w| has_line_break(w) | index.may_pass_first(w);
+    // The direct filter asked for the output's room.
     let ask = Ahead {
         bitmap: index.is_large(),
         input: false,
+        room: OutputRoom::NONE,
     };
     for_each_passing(input, stride, ask, prefetch, test, |at| {
         // A sample not looked at had no line break: its first view byte is

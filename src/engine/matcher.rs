@@ -16,7 +16,7 @@ use super::end_breaks::{self, EndBreaks};
 use super::filter;
 use super::fragments::{Run, Stretch};
 use super::opens::{Open, Opens};
-use super::prefetch::prefetch;
+use super::output_room::OutputRoom;
 use super::seeds::{GRAM, gram, is_break, view_gram};
 use super::tail::{self, StepperStart, TAIL};
 use crate::form::{Form, Hit};
@@ -44,23 +44,14 @@ const HELD_PER_NEW: usize = 16;
 /// for the first line of each page (see `filter::prefetch_page_starts`).
 const READ_AHEAD_FROM: usize = 16 * 1024;
 
-/// A push of so many bytes asks for the lines of the caller's output that
-/// it will write (see [`prefetch_room`]): for fewer the asking cost about
-/// what it saved, and more are written long after they are asked for
-/// (64 KiB pushes 0.95 x).
+/// A copied push of so many bytes asks for the lines of the caller's
+/// output that it will write (about as many as it brings) at once, before
+/// its scan (see [`OutputRoom`]): 4 KiB pushes 1.02 to 1.11 x where that
+/// room was not in the cache. For fewer the asking cost about what it
+/// saved, and more are written long after they are asked for (64 KiB
+/// pushes 0.95 x). Input read in place has its room asked for as the
+/// filter reads it.
 const PREFETCH_OUT: std::ops::Range<usize> = 1024..16 * 1024;
-
-/// Asks for the lines of `out`'s room after its end, up to `len` bytes of
-/// it: a push writes about as many bytes as it brings there, when its scan
-/// is done. Where that room is not in the cache (a large output written
-/// once), each line's write waited on memory after the scan; asked for
-/// first, it arrives during the scan: 4 KiB pushes 1.02 to 1.11 x.
-fn prefetch_room(out: &mut Vec<u8>, len: usize) {
-    let room = out.spare_capacity_mut();
-    for line in (0..room.len().min(len)).step_by(64) {
-        prefetch(&room[line]);
-    }
-}
 
 /// The input as the matcher sees it: `bytes[0]` is at position `base`, at
 /// or before the first undecided byte, and `bytes` runs to the end of the
@@ -196,8 +187,9 @@ impl Matcher {
         source: Source,
     ) {
         let mut done = (self.end - base) as usize;
-        if source == Source::Copied && PREFETCH_OUT.contains(&(data.len() - done)) {
-            prefetch_room(out, data.len() - done);
+        let fed = data.len() - done;
+        if source == Source::Copied && PREFETCH_OUT.contains(&fed) {
+            OutputRoom::of(out, fed).prefetch(0, fed);
         }
         while done < data.len() {
             let stop = (done + BLOCK).min(data.len());
@@ -218,7 +210,12 @@ impl Matcher {
                 // A copied push asked for the probes of its end before its
                 // copy (see `prefetch_end`), not of a block's before it.
                 let end_asked = source == Source::Copied && stop == data.len();
-                self.scan_filtered(engine, input, source, end_asked);
+                // What is decided of the block is written after `out`.
+                let room = match source {
+                    Source::InPlace => OutputRoom::of(out, stop - input.index(self.decided)),
+                    Source::Copied => OutputRoom::NONE,
+                };
+                self.scan_filtered(engine, input, source, end_asked, room);
             } else {
                 self.step_unstepped(engine, &input.bytes[..done]);
                 self.scan(engine, input, done);
@@ -492,7 +489,8 @@ impl Matcher {
     /// opens that started before them and the fragment run go on from
     /// there, and bytes held for a long candidate are not read again at
     /// every push. `end_asked`: what the stepper's start reads of the
-    /// input's end is already asked for (else it is asked for here). Not
+    /// input's end is already asked for (else it is asked for here).
+    /// `room`: where what this scan lets be decided is written. Not
     /// inlined: `feed` stays small for the pushes of a few bytes, which
     /// never come here.
     #[inline(never)]
@@ -502,6 +500,7 @@ impl Matcher {
         input: Input<'_>,
         source: Source,
         end_asked: bool,
+        room: OutputRoom<'_>,
     ) {
         let held = (self.end - self.decided) as usize;
         // A tail held without a step is shorter than a tail: filtered
@@ -586,6 +585,7 @@ impl Matcher {
             &mut self.filter_opens,
             read_ahead,
             end_between,
+            room,
         );
         let from = again + stepper.get();
         match run {

@@ -21,6 +21,7 @@ mod inert;
 mod layout;
 pub(crate) mod matcher;
 mod opens;
+mod output_room;
 mod prefetch;
 mod seeds;
 mod short;
