@@ -42,8 +42,14 @@ impl<'a> OutputRoom<'a> {
     /// line that one leaves out at its end is the next one's first.
     #[inline(always)]
     pub(super) fn prefetch(&self, from: usize, len: usize) {
-        for line in (from..self.room.len().min(from + len)).step_by(64) {
+        // A loop of its own, not `step_by`, whose iterator took twice the
+        // instructions: asking for the room cost `bytes` and 4 KiB pushes
+        // 3.6% more instructions at 100 tokens and 100 x 4 KiB, now 1.9%.
+        let end = self.room.len().min(from + len);
+        let mut line = from;
+        while line < end {
             prefetch(&self.room[line]);
+            line += 64;
         }
     }
 }
