@@ -15,11 +15,11 @@ use super::prefetch::prefetch;
 /// stream's output does), each of its lines was fetched as the scrubbed
 /// bytes were written, after the scan, and the next push's first reads
 /// waited behind those fetches. Asked for a batch at a time, the lines
-/// arrive while the filter reads: 4 KiB pushes 1.08 to 1.16 x at 100 to
-/// 10,000 tokens and 10 x 64 KiB (one binary switched, rounds
-/// alternated), where asking for all of them at the start of a push read
-/// in place delayed the filter's own reads as much as it saved (0.95 to
-/// 1.02 x).
+/// arrive while the filter reads: 4 KiB pushes 1.04 to 1.22 x at 10 to
+/// 10,000 tokens and the long values, `bytes` 0.97 to 1.14 x (one binary
+/// switched, rounds alternated), where asking for all of them at the
+/// start of a push read in place delayed the filter's own reads as much
+/// as it saved (0.95 to 1.02 x).
 #[derive(Clone, Copy)]
 pub(super) struct OutputRoom<'a> {
     room: &'a [MaybeUninit<u8>],
