@@ -619,10 +619,11 @@ fn stream_timed<'a>(
 /// A measurement of `data` through a stream in 4 KiB pushes into one
 /// output buffer emptied after each push (see [`push_reused`]; as the C
 /// ABI, the command line tool and the bindings use theirs), written
-/// `after` bytes after the input's place in a page (give or take the few held bytes a push releases first):
-/// where the system's `memcpy` copies with `rep movsb`, that place decides
-/// its speed (see `src/engine/append.rs`). Each push's output must be that
-/// of `bytes` there (checked in a first, untimed run).
+/// `after` bytes after the input's place in a page (give or take the few
+/// held bytes a push releases first): where the system's `memcpy` copies
+/// with `rep movsb`, that place decides its speed (see
+/// `src/engine/append.rs`). Each push's output must be that of `bytes`
+/// there (checked in a first, untimed run).
 fn reused_timed<'a>(
     scrubber: &'a Scrubber,
     data: &'a [u8],
