@@ -15,7 +15,7 @@ use super::fragments::Run;
 use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
 use super::output_room::OutputRoom;
-use super::prefetch::prefetch;
+use super::prefetch::{prefetch, prefetch_lines};
 use super::seeds::{GRAM, gram, gram_at, has_line_break, is_break, view_gram};
 use super::table::{PREFIX, Table};
 use super::tail::{StepperStart, prefetch_end_probes};
@@ -279,7 +279,7 @@ fn for_each_passing(
     let mut batch = 0;
     loop {
         if ask.input {
-            prefetch_input(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
+            prefetch_lines(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
         }
         ask.room.prefetch(batch, BATCH * stride);
         if ask.bitmap {
@@ -321,7 +321,7 @@ fn for_each_passing_twice(
     let mut waiting = (0, 0);
     loop {
         if read_ahead {
-            prefetch_input(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
+            prefetch_lines(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
         }
         room.prefetch(batch, BATCH * stride);
         let samples = batch_len(input, batch, stride);
@@ -433,16 +433,6 @@ fn whole_batch<const STRIDE: usize, const SPAN: usize>(
         passed |= eight << i;
     }
     passed
-}
-
-/// Asks for the lines of `input` from `from` on, `len` bytes of it (as
-/// far as it goes). Successive calls cover successive stretches, so a line
-/// that one leaves out at its end is the next one's first.
-#[inline(always)]
-fn prefetch_input(input: &[u8], from: usize, len: usize) {
-    for line in (from..input.len().min(from + len)).step_by(64) {
-        prefetch(&input[line]);
-    }
 }
 
 /// Asks for the first line of each page of memory that `input` runs into

@@ -21,3 +21,21 @@ pub(super) fn prefetch<T>(item: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = item;
 }
+
+/// Starts loading the lines of the bytes of `bytes` from `from` on, `len`
+/// of them (as far as `bytes` goes): successive calls cover successive
+/// stretches, so a line that one leaves out at its end is the next one's
+/// first. A loop of its own, not `step_by`, whose iterator took twice the
+/// instructions (asking for the output's room, see `OutputRoom`, cost
+/// `bytes` and 4 KiB pushes 3.6% more instructions at 100 tokens and 100
+/// x 4 KiB so, 1.9% with this loop).
+#[inline(always)]
+pub(super) fn prefetch_lines<T>(bytes: &[T], from: usize, len: usize) {
+    const { assert!(std::mem::size_of::<T>() == 1, "a slice of bytes") };
+    let end = bytes.len().min(from + len);
+    let mut line = from;
+    while line < end {
+        prefetch(&bytes[line]);
+        line += 64;
+    }
+}
