@@ -304,9 +304,9 @@ fn for_each_passing(
 /// set first (one in the cache) and `look` tests the larger: what `look`
 /// reads there for the samples of a batch that pass is asked for with
 /// `prefetch` as soon as they are known, and they are looked at after the
-/// next batch's test, so that those reads overlap it, where each waited
-/// on memory in turn. The input is asked for ahead where `read_ahead`, and
-/// the batch's output room (see [`Ahead`]).
+/// next [`LOOK_BEHIND`] batches' tests, so that those reads overlap them,
+/// where each waited on memory in turn. The input is asked for ahead where
+/// `read_ahead`, and the batch's output room (see [`Ahead`]).
 #[inline(always)]
 fn for_each_passing_twice(
     input: &[u8],
@@ -317,8 +317,9 @@ fn for_each_passing_twice(
     mut look: impl FnMut(usize) -> ControlFlow<()>,
 ) {
     let mut batch = 0;
-    // The samples of the batch before that passed, and where it starts.
-    let mut waiting = (0, 0);
+    // The samples that passed of the batches before, oldest first, and
+    // where each starts.
+    let mut waiting = [(0, 0); LOOK_BEHIND];
     loop {
         if read_ahead {
             prefetch_lines(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
@@ -336,17 +337,30 @@ fn for_each_passing_twice(
             ));
             asked &= asked - 1;
         }
-        let (before, from) = std::mem::replace(&mut waiting, (passed, batch));
+        let (before, from) = waiting[0];
+        waiting.rotate_left(1);
+        waiting[LOOK_BEHIND - 1] = (passed, batch);
         if look_at_each(before, from, stride, &mut look).is_break() {
             return;
         }
         if samples < BATCH {
-            let _ = look_at_each(passed, batch, stride, &mut look);
+            for (passed, from) in waiting {
+                if look_at_each(passed, from, stride, &mut look).is_break() {
+                    return;
+                }
+            }
             return;
         }
         batch += BATCH * stride;
     }
 }
+
+/// How many batches [`for_each_passing_twice`] tests before it looks at
+/// the samples of one that passed: at 10,000 tokens on an AMD EPYC host of
+/// 2 MiB of second-level cache a core, 2 read `bytes` 1.04 to 1.06 x and 4
+/// KiB pushes 1.02 to 1.04 x against 1 (3 no faster than 2), where the
+/// larger set's lines, asked for a batch ahead, had not all come.
+const LOOK_BEHIND: usize = 2;
 
 /// `look` at each sample whose bit is set in `passed` (of the batch at
 /// `from`), in order, until it says to stop.
