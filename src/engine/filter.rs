@@ -192,17 +192,22 @@ fn filter_direct(
         ControlFlow::Continue(())
     };
     let stride = index.stride;
+    let prefetch = |w| any.prefetch(w);
     if let Some(first) = &engine.direct_first {
+        // The first set is in the cache: only what passes it is asked for.
+        let ask = Ahead {
+            bitmap: false,
+            input: read_ahead,
+            room,
+        };
         let test = |w| first.may_pass_pattern(w);
-        let prefetch = |w| any.prefetch(w);
-        for_each_passing_twice(input, stride, (read_ahead, room), test, prefetch, look);
+        for_each_passing_twice(input, stride, ask, test, prefetch, look);
     } else {
         let ask = Ahead {
             bitmap: any.is_large(),
             input: read_ahead,
             room,
         };
-        let prefetch = |w| any.prefetch(w);
         // Each way of testing a loop of its own, without a branch.
         if any.is_patterned() {
             let test = |w| any.may_pass_pattern(w);
@@ -253,6 +258,22 @@ struct Ahead<'a> {
     room: OutputRoom<'a>,
 }
 
+impl Ahead<'_> {
+    /// Asks for what this says before the batch of samples of `input` at
+    /// `batch` is tested: the input past the next batch, the batch's
+    /// output room, and the next batch's bitmap words with `prefetch`.
+    #[inline(always)]
+    fn ask(&self, input: &[u8], batch: usize, stride: usize, prefetch: impl Fn(u64)) {
+        if self.input {
+            prefetch_lines(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
+        }
+        self.room.prefetch(batch, BATCH * stride);
+        if self.bitmap {
+            prefetch_batch(input, batch + BATCH * stride, stride, prefetch);
+        }
+    }
+}
+
 /// How far past the next batch the input is asked for, where it is read
 /// in place: its first read, by the sampling, is sparse (a gram every 9
 /// bytes) among the bitmaps' random reads, and the processor's own
@@ -278,13 +299,7 @@ fn for_each_passing(
 ) {
     let mut batch = 0;
     loop {
-        if ask.input {
-            prefetch_lines(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
-        }
-        ask.room.prefetch(batch, BATCH * stride);
-        if ask.bitmap {
-            prefetch_batch(input, batch + BATCH * stride, stride, &prefetch);
-        }
+        ask.ask(input, batch, stride, &prefetch);
         let samples = batch_len(input, batch, stride);
         if samples == 0 {
             return;
@@ -305,13 +320,13 @@ fn for_each_passing(
 /// reads there for the samples of a batch that pass is asked for with
 /// `prefetch` as soon as they are known, and they are looked at after the
 /// next [`LOOK_BEHIND`] batches' tests, so that those reads overlap them,
-/// where each waited on memory in turn. The input is asked for ahead where
-/// `read_ahead`, and the batch's output room (see [`Ahead`]).
+/// where each waited on memory in turn. What `ask` says is asked for
+/// ahead as in [`for_each_passing`].
 #[inline(always)]
 fn for_each_passing_twice(
     input: &[u8],
     stride: usize,
-    (read_ahead, room): (bool, OutputRoom<'_>),
+    ask: Ahead,
     test: impl Fn(u64) -> bool,
     prefetch: impl Fn(u64),
     mut look: impl FnMut(usize) -> ControlFlow<()>,
@@ -321,10 +336,7 @@ fn for_each_passing_twice(
     // where each starts.
     let mut waiting = [(0, 0); LOOK_BEHIND];
     loop {
-        if read_ahead {
-            prefetch_lines(input, batch + BATCH * stride + INPUT_AHEAD, BATCH * stride);
-        }
-        room.prefetch(batch, BATCH * stride);
+        ask.ask(input, batch, stride, &prefetch);
         let samples = batch_len(input, batch, stride);
         let passed = match samples {
             0 => 0,
