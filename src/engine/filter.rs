@@ -16,7 +16,7 @@ use super::matcher::{Input, offer_direct, offer_view};
 use super::opens::{Open, Opens};
 use super::output_room::OutputRoom;
 use super::prefetch::{prefetch, prefetch_lines};
-use super::seeds::{GRAM, gram, gram_at, has_line_break, is_break, view_gram};
+use super::seeds::{GRAM, GramIndex, gram, gram_at, has_line_break, is_break, view_gram};
 use super::table::{PREFIX, Table};
 use super::tail::{StepperStart, prefetch_end_probes};
 use super::verify::{Outcome, Verifier};
@@ -27,7 +27,9 @@ use crate::FRAGMENT;
 /// unless `end_asked` (already asked for, or asked for by [`find`]), what
 /// `tail::stepper_start` reads first (see [`prefetch_end_probes`]): done
 /// before it, so that its probes overlap them and a push does not begin
-/// each filter waiting on memory.
+/// each filter waiting on memory. Where a smaller set is tested first,
+/// the direct filter asks for the view filter's first batch instead (see
+/// [`VIEW_FIRST_PER_BATCH`]).
 pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: bool) {
     let any = &engine.direct_any;
     // Where a smaller set is tested first, it is in the cache.
@@ -35,7 +37,7 @@ pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: b
         prefetch_batch(input, 0, engine.direct_seeds.stride, |w| any.prefetch(w));
     }
     let view = &engine.view_seeds;
-    if view.is_large() {
+    if view.is_large() && view_first_spread(engine, input).is_none() {
         prefetch_batch(input, 0, view.stride, |w| view.prefetch(w));
     }
     if !end_asked {
@@ -199,6 +201,7 @@ fn filter_direct(
             bitmap: false,
             input: read_ahead,
             room,
+            view_first: view_first_spread(engine, input),
         };
         let test = |w| first.may_pass_pattern(w);
         for_each_passing_twice(input, stride, ask, test, prefetch, look);
@@ -207,6 +210,7 @@ fn filter_direct(
             bitmap: any.is_large(),
             input: read_ahead,
             room,
+            view_first: None,
         };
         // Each way of testing a loop of its own, without a branch.
         if any.is_patterned() {
@@ -256,12 +260,16 @@ struct Ahead<'a> {
     input: bool,
     /// The room of the batch's output (see [`OutputRoom`]).
     room: OutputRoom<'a>,
+    /// The view filter's set, whose first batch over the input is asked
+    /// for a few samples at a time (see [`VIEW_FIRST_PER_BATCH`]).
+    view_first: Option<&'a GramIndex>,
 }
 
 impl Ahead<'_> {
     /// Asks for what this says before the batch of samples of `input` at
     /// `batch` is tested: the input past the next batch, the batch's
-    /// output room, and the next batch's bitmap words with `prefetch`.
+    /// output room, the next batch's bitmap words with `prefetch`, and the
+    /// view filter's first batch's share.
     #[inline(always)]
     fn ask(&self, input: &[u8], batch: usize, stride: usize, prefetch: impl Fn(u64)) {
         if self.input {
@@ -271,7 +279,47 @@ impl Ahead<'_> {
         if self.bitmap {
             prefetch_batch(input, batch + BATCH * stride, stride, prefetch);
         }
+        if let Some(view) = self.view_first {
+            let from = batch / (BATCH * stride) * VIEW_FIRST_PER_BATCH;
+            // Its last batch asks for all that is left.
+            let to = match batch_len(input, batch, stride) < BATCH {
+                true => BATCH,
+                false => from + VIEW_FIRST_PER_BATCH,
+            };
+            let samples = batch_len(input, 0, view.stride);
+            for i in from.min(samples)..to.min(samples) {
+                view.prefetch(gram(&input[i * view.stride..]));
+            }
+        }
     }
+}
+
+/// Samples of the view filter's first batch that the direct filter asks
+/// for with each of its batches, where it spreads them (see
+/// [`view_first_spread`]).
+const VIEW_FIRST_PER_BATCH: usize = 4;
+
+/// The view filter's set where the direct filter asks for the view
+/// filter's first batch over `input`, [`VIEW_FIRST_PER_BATCH`] samples
+/// with each of its batches: where the view's set is large and the direct
+/// filter tests a smaller set first (its larger set's lines are then asked
+/// for only as samples pass), over input that gives it the batches to
+/// spread them over. All 32 asked for at a push's start, with what its
+/// end reads, stalled the push while the misses queued (345 cycles of a 4
+/// KiB push at 10,000 tokens, time-stamp counter). 4 KiB pushes there
+/// about 1.02 x: the paired medians of 19 runs of 16 to 30 rounds, one
+/// binary switched, 0.99 to 1.04 (8 samples a batch 1.01 to 1.05, 2 0.98
+/// to 1.03, three runs each), over 16 MiB of input (over 4 MiB, 1.00).
+/// Pushes of 64 B, whose view filter follows at once, read 0.93 to 0.98 x
+/// so: they ask at the start. At 100 x 4 KiB and 10 x 64 KiB the view's
+/// set is in the cache.
+fn view_first_spread<'a>(engine: &'a Engine, input: &[u8]) -> Option<&'a GramIndex> {
+    let view = &engine.view_seeds;
+    let batches = BATCH.div_ceil(VIEW_FIRST_PER_BATCH);
+    let spread = engine.direct_first.is_some()
+        && view.is_large()
+        && input.len() >= batches * BATCH * engine.direct_seeds.stride;
+    spread.then_some(view)
 }
 
 /// How far past the next batch the input is asked for, where it is read
@@ -622,6 +670,7 @@ fn filter_view(
         bitmap: index.is_large(),
         input: false,
         room: OutputRoom::NONE,
+        view_first: None,
     };
     for_each_passing(input, stride, ask, prefetch, test, |at| {
         // A sample not looked at had no line break: its first view byte is
