@@ -167,6 +167,7 @@ impl Stream {
         if held > STEPS_IN_PLACE {
             return Some(piece);
         }
+        Matcher::prefetch_pages(piece);
         // The position of `piece[0]`.
         let at = self.matcher.decided() + held as u64;
         let held_bytes = &self.held[self.start..];
@@ -191,7 +192,7 @@ impl Stream {
         let decided = self.matcher.decided();
         let from = (decided - at) as usize;
         self.matcher
-            .feed(&self.engine, &piece[from..], decided, out, Source::InPlace);
+            .feed(&self.engine, &piece[from..], decided, out, Source::Pushed);
         // What is held now is the end of `piece`, from the first undecided
         // byte: everything before it in the buffer is decided.
         let undecided = (self.matcher.decided() - at) as usize;
