@@ -247,6 +247,19 @@ impl ExactStarts {
         self.first_begun_passing(tail, 0)
     }
 
+    /// [`ExactStarts::first_begun`] of the tail of `len` bytes whose number
+    /// (see [`number`]) is `whole`: where the caller knows it without
+    /// reading the bytes (see `Matcher::decide_byte_unstepped`).
+    #[inline(always)]
+    pub(crate) fn first_begun_of(&self, len: usize, whole: u64) -> Option<usize> {
+        match self.rows_len {
+            0 => self.first_begun_by(len, whole, 0, |_| None),
+            _ => self.first_begun_by(len, whole, 0, |string| {
+                Some(self.rows.begins_number(string))
+            }),
+        }
+    }
+
     /// [`ExactStarts::first_begun`] of `tail` (at most 9 bytes), its CR and
     /// LF bytes passed over (nothing starts at one): the first other
     /// position from which its bytes begin a pattern or a window (a view
@@ -279,27 +292,31 @@ impl ExactStarts {
         // each end: each way has its copy of the loop (asked at each end,
         // pushes of one byte at 100 tokens, where none are, took 3% more
         // instructions and 5 to 9% more time).
+        let (len, whole) = (tail.len(), number(tail));
         match self.rows_len {
-            0 => self.first_begun_by(tail, passed, |_| None),
-            _ => self.first_begun_by(tail, passed, |string| Some(self.rows.begins_number(string))),
+            0 => self.first_begun_by(len, whole, passed, |_| None),
+            _ => self.first_begun_by(len, whole, passed, |string| {
+                Some(self.rows.begins_number(string))
+            }),
         }
     }
 
-    /// [`ExactStarts::first_begun_passing`], the strings of `rows_len` bytes
-    /// told by `in_rows` where it tells them.
+    /// [`ExactStarts::first_begun_passing`] of the tail of `len` bytes whose
+    /// number is `whole`, the strings of `rows_len` bytes told by `in_rows`
+    /// where it tells them.
     #[inline(always)]
     fn first_begun_by(
         &self,
-        tail: &[u8],
+        len: usize,
+        whole: u64,
         passed: u32,
         in_rows: impl Fn(u64) -> Option<bool>,
     ) -> Option<usize> {
-        let (len, longest) = (tail.len(), self.longest);
+        let longest = self.longest;
         debug_assert!(len <= 8);
         if longest == 0 {
             return None;
         }
-        let whole = number(tail);
         for i in 0..len {
             if passed >> i & 1 != 0 {
                 continue;
@@ -351,22 +368,21 @@ impl ExactStarts {
     /// (strings of 3 bytes held: 2 MiB, the strings of 4 and as many
     /// hashed bits as there are bytes of values): the next push of one
     /// byte finds them there.
+    /// `held` is given as its length and number (see [`number`]).
     #[inline(always)]
-    pub(crate) fn prefetch_after(&self, held: &[u8]) {
+    pub(crate) fn prefetch_after(&self, len: usize, held: u64) {
         // Held in rows, they are in a cache.
         if self.longest < BITMAPS || self.rows_len != 0 {
             return;
         }
-        if held.len() == self.longest {
-            self.longer.prefetch(held);
+        if len == self.longest {
+            self.longer.prefetch_line(held);
         }
-        if self.longest == EXACT
-            && let Some(three) = held.last_chunk::<3>()
-        {
-            self.fours_hashed.prefetch(three);
+        if self.longest == EXACT && len >= 3 {
+            self.fours_hashed.prefetch_line(held & 0xff_ffff);
         }
-        if let Some(two) = held.last_chunk::<2>() {
-            let s = (number(two) as usize) << 8;
+        if len >= 2 {
+            let s = ((held & 0xffff) as usize) << 8;
             prefetch(&self.bits[BITMAPS - 1][s / 64]);
         }
     }

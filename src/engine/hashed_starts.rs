@@ -89,7 +89,13 @@ impl HashedStarts {
     /// strings of `first` and a byte more.
     #[inline(always)]
     pub(crate) fn prefetch(&self, first: &[u8]) {
-        prefetch(&self.bits[self.line_of(number(first)) * LINE_WORDS]);
+        self.prefetch_line(number(first));
+    }
+
+    /// [`HashedStarts::prefetch`] of the bytes whose number is `first`.
+    #[inline(always)]
+    pub(crate) fn prefetch_line(&self, first: u64) {
+        prefetch(&self.bits[self.line_of(first) * LINE_WORDS]);
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
