@@ -27,9 +27,9 @@ use crate::FRAGMENT;
 /// unless `end_asked` (already asked for, or asked for by [`find`]), what
 /// `tail::stepper_start` reads first (see [`prefetch_end_probes`]): done
 /// before it, so that its probes overlap them and a push does not begin
-/// each filter waiting on memory. Where a smaller set is tested first,
-/// the direct filter asks for the view filter's first batch instead (see
-/// [`VIEW_FIRST_PER_BATCH`]).
+/// each filter waiting on memory. The view filter's first batch is asked
+/// for by the direct filter instead where it spreads it over its own
+/// batches (see [`view_first_spread`]).
 pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: bool) {
     let any = &engine.direct_any;
     // Where a smaller set is tested first, it is in the cache.

@@ -1196,8 +1196,6 @@ impl Matcher {
     }
 }
 
-/// The owner of view pattern `id` matched over `span` original bytes:
-/// `wrapped` when the span holds a line break.
 /// What is held unstepped is input, maybe a value's bytes, as what the
 /// stream holds is.
 impl Drop for Matcher {
@@ -1206,6 +1204,8 @@ impl Drop for Matcher {
     }
 }
 
+/// The owner of view pattern `id` matched over `span` original bytes:
+/// `wrapped` when the span holds a line break.
 fn view_owner(engine: &Engine, id: u32, span: u64) -> (Form, u32) {
     let owner = engine.view_table.owners[id as usize];
     if span > engine.view_table.pattern_len(id) as u64 {
@@ -1776,6 +1776,30 @@ mod tests {
                 "{exact:?}: held unstepped {unstepped:?}"
             );
         }
+    }
+
+    /// What the push of one byte holds unstepped is input, here a value's
+    /// first bytes: no freed block keeps their number.
+    #[test]
+    fn no_freed_block_keeps_the_bytes_held_unstepped() {
+        use crate::freed_memory::scanned;
+        let secrets = [Secret::new("A", "Zq#Wv&Xk!correct horse")];
+        let engine = Engine::build_with(&secrets, false, Exact::Longest(EXACT));
+        let mut matcher = Box::new(Matcher::new(&engine));
+        let data = b"text: Zq#W";
+        let mut out = Vec::new();
+        for to in 1..=data.len() {
+            push_to(&mut matcher, &engine, data, to, &mut out);
+        }
+        assert_eq!(out, b"text: ");
+        assert_eq!(matcher.unstepped, 4, "held unstepped");
+        let needle = matcher.unstepped_number.to_ne_bytes()[..4].to_vec();
+        // The scan can fail: a copy of the number, dropped, is found.
+        let copy = Box::new(matcher.unstepped_number);
+        let found = scanned(vec![needle.clone()], || drop(copy));
+        assert!(!found.is_empty());
+        let found = scanned(vec![needle], || drop(matcher));
+        assert_eq!(found, [], "(freed block size, needle index)");
     }
 
     /// In an engine large enough that tails are held by its size (values
