@@ -233,31 +233,19 @@ impl ExactStarts {
         }
     }
 
-    /// The first position from which `tail` (at most 8 bytes) begins a
-    /// pattern or a window (its length where it never does), each of its
-    /// ends asked in turn, from the longest: one of at most `longest`
-    /// bytes exactly, a longer one by its first `longest + 1` bytes in the
-    /// hashed bits, which tell only that it begins none; `None` where it
-    /// cannot tell of one before (a longer end that may begin one, a
-    /// string of 4 bytes in a full line, or nothing held). The number of
-    /// the whole tail is made once, and each end's is its lowest bytes:
-    /// the push of one byte asks this of every one.
+    /// The first position from which a tail of `len` bytes (at most 8)
+    /// whose number is `whole` (see [`number`]) begins a pattern or a
+    /// window (`len` where it never does), each of its ends asked in turn,
+    /// from the longest: one of at most `longest` bytes exactly, a longer
+    /// one by its first `longest + 1` bytes in the hashed bits, which tell
+    /// only that it begins none; `None` where it cannot tell of one before
+    /// (a longer end that may begin one, a string of 4 bytes in a full
+    /// line, or nothing held). Each end's number is the whole's lowest
+    /// bytes: the push of one byte asks this of every one, with the number
+    /// made from what it held (see `Matcher::decide_byte_unstepped`).
     #[inline(always)]
-    pub(crate) fn first_begun(&self, tail: &[u8]) -> Option<usize> {
-        self.first_begun_passing(tail, 0)
-    }
-
-    /// [`ExactStarts::first_begun`] of the tail of `len` bytes whose number
-    /// (see [`number`]) is `whole`: where the caller knows it without
-    /// reading the bytes (see `Matcher::decide_byte_unstepped`).
-    #[inline(always)]
-    pub(crate) fn first_begun_of(&self, len: usize, whole: u64) -> Option<usize> {
-        match self.rows_len {
-            0 => self.first_begun_by(len, whole, 0, |_| None),
-            _ => self.first_begun_by(len, whole, 0, |string| {
-                Some(self.rows.begins_number(string))
-            }),
-        }
+    pub(crate) fn first_begun(&self, len: usize, whole: u64) -> Option<usize> {
+        self.first_begun_passing(len, whole, 0)
     }
 
     /// [`ExactStarts::first_begun`] of `tail` (at most 9 bytes), its CR and
@@ -276,23 +264,22 @@ impl ExactStarts {
     pub(crate) fn first_begun_passing_breaks(&self, tail: &[u8], breaks: u32) -> Option<usize> {
         debug_assert!(tail.len() <= 9);
         let Some(rest) = tail.get(1..).filter(|_| tail.len() > 8) else {
-            return self.first_begun_passing(tail, breaks);
+            return self.first_begun_passing(tail.len(), number(tail), breaks);
         };
         if self.longest == 0 || breaks & 1 == 0 && self.may_begin_longer(&tail[..=self.longest]) {
             return None;
         }
-        Some(self.first_begun_passing(rest, breaks >> 1)? + 1)
+        Some(self.first_begun_passing(rest.len(), number(rest), breaks >> 1)? + 1)
     }
 
     /// [`ExactStarts::first_begun`], the positions whose bits are set in
     /// `passed` passed over (1 for the first byte).
     #[inline(always)]
-    fn first_begun_passing(&self, tail: &[u8], passed: u32) -> Option<usize> {
+    fn first_begun_passing(&self, len: usize, whole: u64, passed: u32) -> Option<usize> {
         // Whether the longest strings are in rows is asked once, not at
         // each end: each way has its copy of the loop (asked at each end,
         // pushes of one byte at 100 tokens, where none are, took 3% more
         // instructions and 5 to 9% more time).
-        let (len, whole) = (tail.len(), number(tail));
         match self.rows_len {
             0 => self.first_begun_by(len, whole, passed, |_| None),
             _ => self.first_begun_by(len, whole, passed, |string| {
@@ -301,9 +288,8 @@ impl ExactStarts {
         }
     }
 
-    /// [`ExactStarts::first_begun_passing`] of the tail of `len` bytes whose
-    /// number is `whole`, the strings of `rows_len` bytes told by `in_rows`
-    /// where it tells them.
+    /// [`ExactStarts::first_begun_passing`], the strings of `rows_len` bytes
+    /// told by `in_rows` where it tells them.
     #[inline(always)]
     fn first_begun_by(
         &self,
@@ -627,7 +613,11 @@ pub(crate) mod tests {
                     }
                     break;
                 }
-                assert_eq!(exact.first_begun(&tail), expected, "{tail:?}");
+                assert_eq!(
+                    exact.first_begun(tail.len(), number(&tail)),
+                    expected,
+                    "{tail:?}"
+                );
             }
         }
         assert_eq!(exact.begins(b""), None);
@@ -745,8 +735,12 @@ pub(crate) mod tests {
                 assert!(told.is_some(), "no line full here");
                 assert_eq!(grouped.begins(&tail), told, "{tail:?}");
             }
-            let first = in_order.first_begun(&tail);
-            assert_eq!(grouped.first_begun(&tail), first, "{tail:?}");
+            let first = in_order.first_begun(tail.len(), number(&tail));
+            assert_eq!(
+                grouped.first_begun(tail.len(), number(&tail)),
+                first,
+                "{tail:?}"
+            );
             begun += usize::from(first.is_some_and(|i| i < len));
         }
         assert!(begun > 50_000, "{begun} begun");

@@ -27,22 +27,28 @@ use crate::FRAGMENT;
 /// unless `end_asked` (already asked for, or asked for by [`find`]), what
 /// `tail::stepper_start` reads first (see [`prefetch_end_probes`]): done
 /// before it, so that its probes overlap them and a push does not begin
-/// each filter waiting on memory. The view filter's first batch is asked
-/// for by the direct filter instead where it spreads it over its own
-/// batches (see [`view_first_spread`]).
-pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: bool) {
+/// each filter waiting on memory. Where the direct filter is to spread
+/// the view filter's first batch over its own batches instead (see
+/// [`view_first_spread`]), returns the view's set, for [`find`].
+pub(super) fn prefetch_first_batches<'a>(
+    engine: &'a Engine,
+    input: &[u8],
+    end_asked: bool,
+) -> Option<&'a GramIndex> {
     let any = &engine.direct_any;
     // Where a smaller set is tested first, it is in the cache.
     if any.is_large() && engine.direct_first.is_none() {
         prefetch_batch(input, 0, engine.direct_seeds.stride, |w| any.prefetch(w));
     }
     let view = &engine.view_seeds;
-    if view.is_large() && view_first_spread(engine, input).is_none() {
+    let view_first = view_first_spread(engine, input);
+    if view.is_large() && view_first.is_none() {
         prefetch_batch(input, 0, view.stride, |w| view.prefetch(w));
     }
     if !end_asked {
         prefetch_end_probes(engine, input);
     }
+    view_first
 }
 
 /// Every candidate that starts in `input` (which starts at position `base`,
@@ -61,7 +67,9 @@ pub(super) fn prefetch_first_batches(engine: &Engine, input: &[u8], end_asked: b
 /// filters (the direct one has read the end by then). `room`: where what
 /// `input` lets be decided is written, its first byte about where
 /// `input`'s is, asked for as the direct filter reads (see
-/// [`OutputRoom`]).
+/// [`OutputRoom`]). `view_first`: what [`prefetch_first_batches`]
+/// returned, the view filter's first batch to be asked for by the direct
+/// filter.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn find(
     engine: &Engine,
@@ -76,6 +84,7 @@ pub(super) fn find(
     read_ahead: bool,
     ask_end: bool,
     room: OutputRoom<'_>,
+    view_first: Option<&GramIndex>,
 ) -> Option<Run> {
     scratch.clear();
     // The direct filter reads the input first (the view's then finds it in
@@ -90,6 +99,7 @@ pub(super) fn find(
         (scratch, direct_opens),
         read_ahead,
         room,
+        view_first,
     );
     push_sorted(scratch, &engine.direct_table, direct_opens);
     if ask_end {
@@ -132,6 +142,7 @@ fn filter_direct(
     (opens, spans): (&mut Vec<Open>, &mut Opens),
     read_ahead: bool,
     room: OutputRoom<'_>,
+    view_first: Option<&GramIndex>,
 ) -> Option<Run> {
     let index = &engine.direct_seeds;
     let grams = &engine.value_grams;
@@ -201,7 +212,7 @@ fn filter_direct(
             bitmap: false,
             input: read_ahead,
             room,
-            view_first: view_first_spread(engine, input),
+            view_first,
         };
         let test = |w| first.may_pass_pattern(w);
         for_each_passing_twice(input, stride, ask, test, prefetch, look);
@@ -279,15 +290,11 @@ impl Ahead<'_> {
         if self.bitmap {
             prefetch_batch(input, batch + BATCH * stride, stride, prefetch);
         }
+        // The view's batch and the direct filter's batches that ask for it
+        // are whole (see `view_first_spread`).
         if let Some(view) = self.view_first {
             let from = batch / (BATCH * stride) * VIEW_FIRST_PER_BATCH;
-            // Its last batch asks for all that is left.
-            let to = match batch_len(input, batch, stride) < BATCH {
-                true => BATCH,
-                false => from + VIEW_FIRST_PER_BATCH,
-            };
-            let samples = batch_len(input, 0, view.stride);
-            for i in from.min(samples)..to.min(samples) {
+            for i in from..(from + VIEW_FIRST_PER_BATCH).min(BATCH) {
                 view.prefetch(gram(&input[i * view.stride..]));
             }
         }
@@ -303,8 +310,8 @@ const VIEW_FIRST_PER_BATCH: usize = 4;
 /// filter's first batch over `input`, [`VIEW_FIRST_PER_BATCH`] samples
 /// with each of its batches: where the view's set is large and the direct
 /// filter tests a smaller set first (its larger set's lines are then asked
-/// for only as samples pass), over input that gives it the batches to
-/// spread them over. All 32 asked for at a push's start, with what its
+/// for only as samples pass), over input that gives it the whole batches
+/// to spread them over and holds the view's whole batch. All 32 asked for at a push's start, with what its
 /// end reads, stalled the push while the misses queued (345 cycles of a 4
 /// KiB push at 10,000 tokens, time-stamp counter). 4 KiB pushes there
 /// about 1.02 x: the paired medians of 19 runs of 16 to 30 rounds, one
@@ -318,7 +325,8 @@ fn view_first_spread<'a>(engine: &'a Engine, input: &[u8]) -> Option<&'a GramInd
     let batches = BATCH.div_ceil(VIEW_FIRST_PER_BATCH);
     let spread = engine.direct_first.is_some()
         && view.is_large()
-        && input.len() >= batches * BATCH * engine.direct_seeds.stride;
+        && input.len() >= batches * BATCH * engine.direct_seeds.stride
+        && batch_len(input, 0, view.stride) == BATCH;
     spread.then_some(view)
 }
 

@@ -360,7 +360,7 @@ impl Matcher {
             _ => self.unstepped_number << 8 | byte,
         };
         debug_assert_eq!(whole, number(data));
-        let Some(held_from) = exact.first_begun_of(len, whole) else {
+        let Some(held_from) = exact.first_begun(len, whole) else {
             return false;
         };
         let decided = self.decided + held_from as u64;
@@ -385,8 +385,7 @@ impl Matcher {
         self.decided = decided;
         let held = len - held_from;
         self.unstepped = held as u8;
-        // At most `EXACT + 1` bytes: the shift stays below 64.
-        self.unstepped_number = whole & ((1 << (8 * held)) - 1);
+        self.unstepped_number = lowest_bytes(whole, held);
         self.run_end = decided;
         self.candidates.decided_to(decided);
         exact.prefetch_after(held, self.unstepped_number);
@@ -570,7 +569,7 @@ impl Matcher {
         // before them.
         let end_between = !end_asked && held <= TAIL;
         // Most often the filters start at `open`.
-        filter::prefetch_first_batches(engine, open, end_asked || end_between);
+        let view_first = filter::prefetch_first_batches(engine, open, end_asked || end_between);
         // The stepper starts where something could still be open at the end;
         // the filter hands it what started before. Filtered again from
         // where a prefix could have been in progress (fewer than 16 bytes
@@ -633,6 +632,7 @@ impl Matcher {
             read_ahead,
             end_between,
             room,
+            view_first,
         );
         let from = again + stepper.get();
         match run {
@@ -691,8 +691,11 @@ impl Matcher {
             return false;
         }
         let last_break = breaks.checked_ilog2().map(|b| b as usize);
+        // Made once: for the exact starts, and what is held of it for the
+        // push of one byte after.
+        let whole = number(tail);
         let held_from = match breaks {
-            0 => engine.exact_starts.first_begun(tail),
+            0 => engine.exact_starts.first_begun(tail.len(), whole),
             _ => tail::first_held_across_breaks(engine, tail, breaks),
         };
         // What is held unstepped holds no CR or LF (see `unstepped`): where
@@ -723,8 +726,9 @@ impl Matcher {
         }
         // The automata are at their start (the filter started them afresh,
         // and nothing stepped them), the run empty.
-        self.unstepped = (self.end - at) as u8;
-        self.unstepped_number = number(&tail[held_from..]);
+        let held = tail.len() - held_from;
+        self.unstepped = held as u8;
+        self.unstepped_number = lowest_bytes(whole, held);
         self.run_end = at;
         true
     }
@@ -1194,6 +1198,14 @@ impl Matcher {
             secret.redaction()
         });
     }
+}
+
+/// The last `count` bytes of those whose number is `number` (see
+/// `hashed_starts::number`), as their number: what is held unstepped, at
+/// most [`EXACT`](super::exact_starts::EXACT) bytes, of a tail or a push.
+fn lowest_bytes(number: u64, count: usize) -> u64 {
+    debug_assert!(count < 8);
+    number & ((1 << (8 * count)) - 1)
 }
 
 /// What is held unstepped is input, maybe a value's bytes, as what the
