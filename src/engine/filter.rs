@@ -425,7 +425,7 @@ fn for_each_passing_twice(
 
 /// How many batches [`for_each_passing_twice`] tests before it looks at
 /// the samples of one that passed: at 10,000 tokens on an AMD EPYC host of
-/// 2 MiB of second-level cache a core, 2 read `bytes` 1.03 to 1.06 x and 4
+/// 1 MiB of second-level cache a core, 2 read `bytes` 1.03 to 1.06 x and 4
 /// KiB pushes 1.00 to 1.04 x against 1 (3 no faster than 2), where the
 /// larger set's lines, asked for a batch ahead, had not all come.
 const LOOK_BEHIND: usize = 2;
