@@ -265,9 +265,9 @@ impl Matcher {
     }
 
     /// Asks for the first line of each page of `input` after its first,
-    /// where a feed of it from [`Source::Pushed`] would not read it ahead
-    /// (see `filter::prefetch_page_starts`): called as a push read in place
-    /// begins, before the probes of what it releases, whose waits on memory
+    /// where a feed of it read in place would not read it ahead (see
+    /// `filter::prefetch_page_starts`): by the scan for [`Source::InPlace`],
+    /// and as a push read in place begins ([`Source::Pushed`]), before the probes of what it releases, whose waits on memory
     /// the misses (and the walks of the page tables) then overlap, where
     /// the filter asked once they were done. 4 KiB pushes, paired medians
     /// of five runs of 16 rounds a shape, one binary switched: 0.99 to 1.05
@@ -557,8 +557,9 @@ impl Matcher {
         let first = input.index(self.decided);
         let open = &input.bytes[first..];
         let read_ahead = source != Source::Copied && open.len() >= READ_AHEAD_FROM;
-        if source == Source::InPlace && !read_ahead {
-            filter::prefetch_page_starts(open);
+        // A push asked for them as it began.
+        if source == Source::InPlace {
+            Self::prefetch_pages(open);
         }
         // What the stepper's start reads of the end, where it is found
         // after the filters (no more than a tail held): asked for between
@@ -692,8 +693,9 @@ impl Matcher {
         }
         let last_break = breaks.checked_ilog2().map(|b| b as usize);
         // Made once: for the exact starts, and what is held of it for the
-        // push of one byte after.
-        let whole = number(tail);
+        // push of one byte after. Of its last 8 bytes: a tail of 9 holds a
+        // CR or LF, and what is held comes after it.
+        let whole = number(&tail[tail.len().saturating_sub(GRAM)..]);
         let held_from = match breaks {
             0 => engine.exact_starts.first_begun(tail.len(), whole),
             _ => tail::first_held_across_breaks(engine, tail, breaks),
