@@ -71,6 +71,24 @@ impl Candidates {
         self.by_start.is_empty() && self.stretches.is_empty()
     }
 
+    /// Every candidate held, and every fragment of every stretch, ends at
+    /// or before `position` (true where none is held).
+    #[inline]
+    pub(crate) fn end_by(&self, position: u64) -> bool {
+        self.is_empty() || self.all_end_by(position)
+    }
+
+    /// [`Candidates::end_by`] where some are held.
+    fn all_end_by(&self, position: u64) -> bool {
+        self.by_start
+            .iter()
+            .all(|(&start, candidate)| start + candidate.len <= position)
+            && self
+                .stretches
+                .values()
+                .all(|stretch| stretch.end <= position)
+    }
+
     /// The leftmost candidate. A fragment of a stretch is raw or a fragment
     /// by what `sam` says of it; none starts where `line_break` says the
     /// input has a CR or LF.

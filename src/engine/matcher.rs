@@ -86,6 +86,10 @@ impl Input<'_> {
     }
 }
 
+/// The line breaks a matcher has room for from the start (see
+/// [`Matcher::new`]).
+const LINE_BREAKS_ROOM: usize = 4;
+
 /// The longest tail decided without a step: one byte shorter than the
 /// shortest pattern, so that none is complete in it (a window is longer).
 const DECIDED_UNSTEPPED: usize = MIN_VALUE - 1;
@@ -117,7 +121,8 @@ pub(crate) struct Matcher {
     /// fragment run have not read: a tail held without a step (see
     /// [`Matcher::decide_tail_unstepped`]), 0 to 4 bytes, none a CR or LF.
     /// Where there are any, they are all that is held, nothing is open, no
-    /// candidate is known, the run is empty (`run_end` where they start)
+    /// candidate is known once the feed has replaced those found before
+    /// them, the run is empty (`run_end` where they start)
     /// and the automata are at their start, as they would be there before
     /// stepping them. A count, not a position: `end` moves at every step
     /// without it.
@@ -163,7 +168,12 @@ impl Matcher {
             unstepped_number: 0,
             direct_state: engine.direct.start(),
             view_state: engine.view.start(),
-            line_breaks: VecDeque::new(),
+            // Room for the few a stream most often holds, taken now: a
+            // push that decides its tail without a step steps no line
+            // break, so a stream of such pushes would otherwise take it at
+            // its first push of one byte that is one, while warm (the C
+            // ABI's test that a warm push allocates nothing).
+            line_breaks: VecDeque::with_capacity(LINE_BREAKS_ROOM),
             candidates: Candidates::default(),
             direct_opens: Opens::default(),
             view_opens: Opens::default(),
@@ -244,11 +254,12 @@ impl Matcher {
             if self.unstepped == 0 {
                 self.decide(engine, input, out, false);
             } else {
-                // Held without a step: everything before it is decided.
+                // Held without a step: everything before it is decided, the
+                // candidates found before it replaced (each ends before the
+                // tail: see `decide_tail_unstepped`).
                 let held = self.end - u64::from(self.unstepped);
-                let emitted = input.index(self.decided);
-                append(out, &input.bytes[emitted..input.index(held)]);
-                self.advance_to(engine, held);
+                self.replace_to(engine, input, out, Some(held));
+                debug_assert!(self.candidates.is_empty() && self.decided == held);
             }
             done = stop;
         }
@@ -661,12 +672,16 @@ impl Matcher {
     /// never told to begin nothing: see below), the exact starts tell it
     /// (see `ExactStarts::first_begun` and, where it holds a CR or LF,
     /// `tail::first_held_across_breaks`), what would be held holds no CR
-    /// or LF, and nothing found before it is open or a candidate:
-    /// then stepping would hold it from the first byte
-    /// from which its bytes begin a pattern or a window (the automata,
-    /// started at `from`, hold their longest pending suffix; the run, its
-    /// longest window prefix) and decide everything before, which the exact
-    /// starts tell without a step. What is held is held unstepped: the automata
+    /// or LF, nothing found before it is open, and every candidate found
+    /// before it ends there at the latest: then stepping would hold it from
+    /// the first byte from which its bytes begin a pattern or a window (the
+    /// automata, started at `from`, hold their longest pending suffix; the
+    /// run, its longest window prefix; no candidate is complete in so few
+    /// bytes), replace every candidate (each starts before that) and decide
+    /// everything before, which the exact starts tell without a step, and
+    /// the feed then replaces them so (a push of 4 KiB that holds a match,
+    /// one in eight at the benchmark's token shapes, was stepped at its tail
+    /// for it). What is held is held unstepped: the automata
     /// stay at their start as of its first byte, marked so
     /// ([`Matcher::unstepped`]), and step it only where something reads
     /// them (most often the next push filters it again, or releases it
@@ -682,7 +697,10 @@ impl Matcher {
         // (one more than the exact strings), which cannot tell that it
         // begins none. The tail's bytes are looked at only where it is
         // that short.
-        let decidable = (1..=DECIDED_UNSTEPPED + 2).contains(&tail.len()) && self.nothing_open();
+        let decidable = (1..=DECIDED_UNSTEPPED + 2).contains(&tail.len())
+            && self.direct_opens.is_empty()
+            && self.view_opens.is_empty()
+            && self.candidates.end_by(input.base + from as u64);
         if !decidable {
             return false;
         }
@@ -1062,13 +1080,27 @@ impl Matcher {
     /// [`Matcher::decide`] where the quick decision does not apply.
     #[inline(never)]
     fn decide_fully(&mut self, engine: &Engine, input: Input<'_>, out: &mut Vec<u8>, all: bool) {
-        let mut emitted = input.index(self.decided);
-        let mut pending = if all {
+        let pending = if all {
             None
         } else {
             let fragments = self.settle_run(engine, input);
             self.pending(engine, input, fragments)
         };
+        self.replace_to(engine, input, out, pending);
+    }
+
+    /// Replaces each candidate that starts before `pending` (all where it
+    /// is `None`), leftmost first, emits what is before `pending` (all
+    /// where it is `None`) and decides it. Where a match takes in
+    /// `pending`, what is pending is looked for again from its end.
+    fn replace_to(
+        &mut self,
+        engine: &Engine,
+        input: Input<'_>,
+        out: &mut Vec<u8>,
+        mut pending: Option<u64>,
+    ) {
+        let mut emitted = input.index(self.decided);
         while let Some((start, best)) = self
             .candidates
             .first(&engine.values, |p| input.is_line_break(p))
@@ -1479,19 +1511,23 @@ mod tests {
     /// each of `ends` in turn, the larger pushes at random read in place
     /// and now and then an idle stream's flush: the output after each push,
     /// what is held and the hits at the end are the same. Counts the tails
-    /// held unstepped by their length.
+    /// held unstepped by their length, and those held so by a push that
+    /// replaced a match (`after_match`).
     fn pushed_alike(
         engines: [&Engine; 2],
         data: &[u8],
         ends: &[usize],
         next: &mut impl FnMut() -> u64,
         unstepped: &mut [usize; EXACT],
+        after_match: &mut usize,
     ) {
+        let replaced = |m: &Matcher| m.counts.iter().flatten().sum::<u64>();
         let [stepping, holding] = engines;
         let (mut a, mut b) = (Matcher::new(stepping), Matcher::new(holding));
         let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
         let mut at = 0;
         for &to in ends {
+            let before = replaced(&b);
             // Half of the larger pushes as if read in place.
             if to - at >= 2 * GRAM && next().is_multiple_of(2) {
                 push_in_place_to(&mut a, stepping, data, to, &mut out_a);
@@ -1502,6 +1538,7 @@ mod tests {
             }
             if b.unstepped != 0 {
                 unstepped[b.held() - 1] += 1;
+                *after_match += usize::from(replaced(&b) > before);
             }
             assert!(out_a == out_b, "{data:?} pushed to {to}");
             assert_eq!(a.held(), b.held(), "{data:?} pushed to {to}");
@@ -1651,7 +1688,8 @@ mod tests {
     /// and the hits as stepping it would: engines that hold tails of 1, 2
     /// and 3 bytes against one that never does, in the same chunks (pushes
     /// of one byte, of a few, and filtered ones) with now and then an idle
-    /// stream's flush, over text of patterns and values whole and cut.
+    /// stream's flush, over text of patterns and values whole and cut,
+    /// tails held so after pushes that replace a match among them.
     #[test]
     fn tails_held_without_a_step_as_stepping_would() {
         let mut next = xorshift(0x7a1d);
@@ -1668,6 +1706,7 @@ mod tests {
             .collect();
         let few = many[..2].to_vec();
         let mut unstepped = [0; EXACT];
+        let mut after_match = 0;
         for secrets in [&few, &many, &long] {
             let stepping = Engine::build_with(secrets, false, Exact::Longest(0));
             let tables = [&stepping.direct_table, &stepping.view_table];
@@ -1733,6 +1772,7 @@ mod tests {
                         &ends,
                         &mut next,
                         &mut unstepped,
+                        &mut after_match,
                     );
                 }
             }
@@ -1741,6 +1781,12 @@ mod tests {
         assert!(
             unstepped.iter().all(|&n| n >= 200),
             "held unstepped: {unstepped:?}"
+        );
+        // And after a push that replaced a match (none before such tails
+        // were decided so: about a quarter of them now).
+        assert!(
+            after_match >= 2_000,
+            "held unstepped after a match: {after_match}"
         );
     }
 
@@ -1773,6 +1819,7 @@ mod tests {
             let holding = Engine::build_with(&secrets, false, exact);
             let longest = holding.exact_starts.longest();
             let mut unstepped = [0; EXACT];
+            let mut after_match = 0;
             for _ in 0..30 {
                 let data = text_of(&mut next, 1500, &pieces, 5);
                 let ends: Vec<usize> = (1..=data.len()).collect();
@@ -1782,6 +1829,7 @@ mod tests {
                     &ends,
                     &mut next,
                     &mut unstepped,
+                    &mut after_match,
                 );
             }
             // Tails of each length the strings are held for, held often.
@@ -1844,6 +1892,7 @@ mod tests {
             }
         }
         let mut unstepped = [0; EXACT];
+        let mut after_match = 0;
         for _ in 0..10 {
             let (mut data, mut ends) = (Vec::new(), Vec::new());
             while data.len() < 96 * 1024 {
@@ -1886,6 +1935,7 @@ mod tests {
                 &ends,
                 &mut next,
                 &mut unstepped,
+                &mut after_match,
             );
         }
         assert!(
