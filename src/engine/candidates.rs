@@ -169,3 +169,29 @@ impl Candidates {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `end_by` asks where the last candidate or stretch ends, not where
+    /// it starts: what a tail decided without a step relies on.
+    #[test]
+    fn candidates_end_by_where_the_last_one_ends() {
+        let mut candidates = Candidates::default();
+        assert!(candidates.end_by(0));
+        candidates.offer(10, 8, Form::Raw, 0);
+        assert!(candidates.end_by(18) && candidates.end_by(30));
+        assert!(!candidates.end_by(17) && !candidates.end_by(11));
+        candidates.offer_stretch(Stretch {
+            from: 12,
+            to: 14,
+            end: 40,
+            state: 0,
+        });
+        assert!(!candidates.end_by(39) && candidates.end_by(40));
+        // Decided past both: none is held.
+        candidates.decided_to(18);
+        assert!(candidates.is_empty() && candidates.end_by(0));
+    }
+}
