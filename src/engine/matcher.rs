@@ -278,9 +278,10 @@ impl Matcher {
     /// Asks for the first line of each page of `input` after its first,
     /// where a feed of it read in place would not read it ahead (see
     /// `filter::prefetch_page_starts`): by the scan for [`Source::InPlace`],
-    /// and as a push read in place begins ([`Source::Pushed`]), before the probes of what it releases, whose waits on memory
-    /// the misses (and the walks of the page tables) then overlap, where
-    /// the filter asked once they were done. 4 KiB pushes, paired medians
+    /// and as a push read in place begins ([`Source::Pushed`]), before the
+    /// probes of what it releases, whose waits on memory the misses (and
+    /// the walks of the page tables) then overlap, where the filter asked
+    /// once they were done. 4 KiB pushes, paired medians
     /// of five runs of 16 rounds a shape, one binary switched: 0.99 to 1.05
     /// x at 100 tokens, 0.99 to 1.07 at 1,000, 1.01 to 1.03 at 10,000, 1.01
     /// to 1.11 at 10 x 64 KiB, 1.00 to 1.06 at 100 x 4 KiB.
@@ -1092,7 +1093,10 @@ impl Matcher {
     /// Replaces each candidate that starts before `pending` (all where it
     /// is `None`), leftmost first, emits what is before `pending` (all
     /// where it is `None`) and decides it. Where a match takes in
-    /// `pending`, what is pending is looked for again from its end.
+    /// `pending`, what is pending is looked for again from its end. Out of
+    /// line: the feed calls it for each tail held without a step, and
+    /// stays small for the pushes of a few bytes.
+    #[inline(never)]
     fn replace_to(
         &mut self,
         engine: &Engine,
@@ -1511,16 +1515,16 @@ mod tests {
     /// each of `ends` in turn, the larger pushes at random read in place
     /// and now and then an idle stream's flush: the output after each push,
     /// what is held and the hits at the end are the same. Counts the tails
-    /// held unstepped by their length, and those held so by a push that
-    /// replaced a match (`after_match`).
+    /// held unstepped by their length; returns how many were held so by a
+    /// push that replaced a match.
     fn pushed_alike(
         engines: [&Engine; 2],
         data: &[u8],
         ends: &[usize],
         next: &mut impl FnMut() -> u64,
         unstepped: &mut [usize; EXACT],
-        after_match: &mut usize,
-    ) {
+    ) -> usize {
+        let mut after_match = 0;
         let replaced = |m: &Matcher| m.counts.iter().flatten().sum::<u64>();
         let [stepping, holding] = engines;
         let (mut a, mut b) = (Matcher::new(stepping), Matcher::new(holding));
@@ -1538,7 +1542,7 @@ mod tests {
             }
             if b.unstepped != 0 {
                 unstepped[b.held() - 1] += 1;
-                *after_match += usize::from(replaced(&b) > before);
+                after_match += usize::from(replaced(&b) > before);
             }
             assert!(out_a == out_b, "{data:?} pushed to {to}");
             assert_eq!(a.held(), b.held(), "{data:?} pushed to {to}");
@@ -1556,6 +1560,7 @@ mod tests {
         b.finish(holding, &data[base..], base as u64, &mut out_b);
         assert!(out_a == out_b, "{data:?} at its end");
         assert!(a.hits(stepping) == b.hits(holding), "{data:?} hits");
+        after_match
     }
 
     /// A filtered push whose tail holds a CR or LF is decided without a
@@ -1766,13 +1771,12 @@ mod tests {
                         }
                         ends.push(data.len());
                     }
-                    pushed_alike(
+                    after_match += pushed_alike(
                         [&stepping, &holding],
                         &data,
                         &ends,
                         &mut next,
                         &mut unstepped,
-                        &mut after_match,
                     );
                 }
             }
@@ -1819,7 +1823,6 @@ mod tests {
             let holding = Engine::build_with(&secrets, false, exact);
             let longest = holding.exact_starts.longest();
             let mut unstepped = [0; EXACT];
-            let mut after_match = 0;
             for _ in 0..30 {
                 let data = text_of(&mut next, 1500, &pieces, 5);
                 let ends: Vec<usize> = (1..=data.len()).collect();
@@ -1829,7 +1832,6 @@ mod tests {
                     &ends,
                     &mut next,
                     &mut unstepped,
-                    &mut after_match,
                 );
             }
             // Tails of each length the strings are held for, held often.
@@ -1892,7 +1894,6 @@ mod tests {
             }
         }
         let mut unstepped = [0; EXACT];
-        let mut after_match = 0;
         for _ in 0..10 {
             let (mut data, mut ends) = (Vec::new(), Vec::new());
             while data.len() < 96 * 1024 {
@@ -1935,7 +1936,6 @@ mod tests {
                 &ends,
                 &mut next,
                 &mut unstepped,
-                &mut after_match,
             );
         }
         assert!(
