@@ -90,6 +90,11 @@ impl Input<'_> {
 /// [`Matcher::new`]).
 const LINE_BREAKS_ROOM: usize = 4;
 
+/// The most bytes held unstepped (see [`Matcher::unstepped`]), and the
+/// most that a push of one byte decides without a step with what it held:
+/// their number is a word, and where their CR and LF bytes are a byte.
+const UNSTEPPED_MOST: usize = 8;
+
 /// The longest tail decided without a step: one byte shorter than the
 /// shortest pattern, so that none is complete in it (a window is longer).
 const DECIDED_UNSTEPPED: usize = MIN_VALUE - 1;
@@ -119,8 +124,8 @@ pub(crate) struct Matcher {
     end: u64,
     /// The last bytes consumed that the automata, the line breaks and the
     /// fragment run have not read: a tail held without a step (see
-    /// [`Matcher::decide_tail_unstepped`]), 0 to 8 bytes, a CR or LF among
-    /// them only where a push of one byte held them
+    /// [`Matcher::decide_tail_unstepped`]), 0 to [`UNSTEPPED_MOST`] bytes,
+    /// a CR or LF among them only where a push of one byte held them
     /// ([`Matcher::decide_byte_across_breaks`]).
     /// Where there are any, they are all that is held, nothing is open, no
     /// candidate is known once the feed has replaced those found before
@@ -351,9 +356,8 @@ impl Matcher {
     fn decide_byte_unstepped(&mut self, engine: &Engine, data: &[u8], out: &mut Vec<u8>) -> bool {
         let exact = &engine.exact_starts;
         let (len, longest) = (data.len(), exact.longest());
-        // A byte more than a tail held with a CR or LF can be (see
-        // `decide_byte_across_breaks`).
-        if longest == 0 || len > GRAM {
+        // What is held and the byte, to be held unstepped at most.
+        if longest == 0 || len > UNSTEPPED_MOST {
             return false;
         }
         // Held unstepped (or nothing held), nothing is open: see `unstepped`.
@@ -1637,7 +1641,7 @@ mod tests {
     #[derive(Debug, Default)]
     struct HeldUnstepped {
         /// By their length, from 1 byte.
-        by_length: [usize; GRAM],
+        by_length: [usize; UNSTEPPED_MOST],
         /// Those that hold a CR or LF.
         across_breaks: usize,
         /// Those held by a push that replaced a match.
