@@ -433,10 +433,10 @@ impl Matcher {
     /// one push of one byte in fifty is a CR or LF, and stepping it and
     /// what it left held stepped 4% of the pushes there, a quarter of their
     /// time. Pushes of one byte, switched in one binary, rounds alternated:
-    /// 1.22 to 1.27 x at 10 x 64 KiB, 1.05 to 1.09 x at 100 x 4 KiB, 0.99
+    /// 1.14 to 1.27 x at 10 x 64 KiB, 1.05 to 1.10 x at 100 x 4 KiB, 0.99
     /// to 1.04 x at 10,000 tokens, 1.01 to 1.02 x at 10 to 1,000. (A
     /// push's tail held so too, where it holds a CR or LF: 4 KiB pushes
-    /// 0.94 to 0.98 x at 10,000 tokens and 100 x 4 KiB; not done.)
+    /// 0.94 to 0.97 x at 10,000 tokens and 100 x 4 KiB; not done.)
     #[inline(never)]
     fn decide_byte_across_breaks(
         &mut self,
