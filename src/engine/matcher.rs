@@ -434,7 +434,7 @@ impl Matcher {
     /// what it left held stepped 4% of the pushes there, a quarter of their
     /// time. Pushes of one byte, switched in one binary, rounds alternated:
     /// 1.14 to 1.27 x at 10 x 64 KiB, 1.05 to 1.10 x at 100 x 4 KiB, 0.99
-    /// to 1.04 x at 10,000 tokens, 1.01 to 1.02 x at 10 to 1,000. (A
+    /// to 1.08 x at 10,000 tokens, 1.00 to 1.02 x at 10 to 1,000. (A
     /// push's tail held so too, where it holds a CR or LF: 4 KiB pushes
     /// 0.94 to 0.97 x at 10,000 tokens and 100 x 4 KiB; not done.)
     #[inline(never)]
@@ -1916,8 +1916,9 @@ mod tests {
     /// begin a window: what is held with a CR or LF among it is held
     /// unstepped often (never before: such a push was stepped), and every
     /// push's output, what is held and the hits are as stepping every
-    /// byte leaves them. Text of the values' pieces, whole lines and cut
-    /// anywhere (across a line break too), with noise and CR LF between.
+    /// byte leaves them. Text of words of base64's letters, each followed
+    /// by a LF, a CR LF or a space, and now and then a piece of a value
+    /// (cut anywhere, across its line breaks too).
     #[test]
     fn line_breaks_pushed_alone_are_held_as_stepping_would() {
         const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
