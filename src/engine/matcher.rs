@@ -431,8 +431,8 @@ impl Matcher {
     /// Where a value holds line breaks (a PEM key's), a short string and
     /// a line break most often begin one of its windows: at 10 x 64 KiB
     /// one push of one byte in fifty is a CR or LF, and stepping it and
-    /// what it left held stepped 4% of the pushes there, a quarter of their
-    /// time. Pushes of one byte, switched in one binary, rounds alternated:
+    /// what it left held stepped 4% of the pushes there, a quarter of the
+    /// matcher's time in them. Pushes of one byte, switched in one binary, rounds alternated:
     /// 1.14 to 1.27 x at 10 x 64 KiB, 1.05 to 1.10 x at 100 x 4 KiB, 0.99
     /// to 1.08 x at 10,000 tokens, 1.00 to 1.02 x at 10 to 1,000. (A
     /// push's tail held so too, where it holds a CR or LF: 4 KiB pushes
