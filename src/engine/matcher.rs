@@ -390,6 +390,28 @@ impl Matcher {
         let Some(held_from) = exact.first_begun(len, whole) else {
             return false;
         };
+        let held = len - held_from;
+        self.hold_unstepped(engine, data, held_from, lowest_bytes(whole, held), 0, out);
+        exact.prefetch_after(held, self.unstepped_number);
+        true
+    }
+
+    /// Decides the push of one byte without a step, as stepping would:
+    /// emits what is before `held_from` (an index in `data`, what is held
+    /// and the byte, from `decided`) and holds the rest unstepped, whose
+    /// number and line breaks' bits are `number` and `breaks`. Where the
+    /// matcher had stepped what it held, the automata and the run start
+    /// afresh at what is decided (see [`Matcher::decide_byte_unstepped`]).
+    #[inline(always)]
+    fn hold_unstepped(
+        &mut self,
+        engine: &Engine,
+        data: &[u8],
+        held_from: usize,
+        number: u64,
+        breaks: u8,
+        out: &mut Vec<u8>,
+    ) {
         let decided = self.decided + held_from as u64;
         // Checked in the crate's tests and under the fuzzer only: the copy
         // allocates, and a caller's debug build must not (the C ABI's test
@@ -410,14 +432,11 @@ impl Matcher {
         append(out, &data[..held_from]);
         self.end += 1;
         self.decided = decided;
-        let held = len - held_from;
-        self.unstepped = held as u8;
-        self.unstepped_number = lowest_bytes(whole, held);
-        self.unstepped_breaks = 0;
+        self.unstepped = (data.len() - held_from) as u8;
+        self.unstepped_number = number;
+        self.unstepped_breaks = breaks;
         self.run_end = decided;
         self.candidates.decided_to(decided);
-        exact.prefetch_after(held, self.unstepped_number);
-        true
     }
 
     /// [`Matcher::decide_byte_unstepped`] where what is held and the new
@@ -432,8 +451,8 @@ impl Matcher {
     /// a line break most often begin one of its windows: at 10 x 64 KiB
     /// one push of one byte in fifty is a CR or LF, and stepping it and
     /// what it left held stepped 4% of the pushes there, a quarter of the
-    /// matcher's time in them. Pushes of one byte, switched in one binary, rounds alternated:
-    /// 1.14 to 1.27 x at 10 x 64 KiB, 1.05 to 1.10 x at 100 x 4 KiB, 0.99
+    /// matcher's time in them. Pushes of one byte, switched in one binary,
+    /// rounds alternated: 1.14 to 1.27 x at 10 x 64 KiB, 1.05 to 1.10 x at 100 x 4 KiB, 0.99
     /// to 1.08 x at 10,000 tokens, 1.00 to 1.02 x at 10 to 1,000. (A
     /// push's tail held so too, where it holds a CR or LF: 4 KiB pushes
     /// 0.94 to 0.97 x at 10,000 tokens and 100 x 4 KiB; not done.)
@@ -448,32 +467,16 @@ impl Matcher {
         let Some(held_from) = tail::first_held_across_breaks(engine, data, breaks) else {
             return false;
         };
-        let decided = self.decided + held_from as u64;
-        // As in `decide_byte_unstepped`: in tests and under the fuzzer.
-        #[cfg(any(test, fuzzing))]
-        {
-            let mut stepping = self.clone();
-            let mut emitted = Vec::new();
-            stepping.step_byte(engine, data, self.decided, &mut emitted);
-            assert_eq!(
-                stepping.decided, decided,
-                "a line break decided without a step"
-            );
-            assert_eq!(emitted, &data[..held_from]);
-        }
-        if self.unstepped == 0 {
-            self.run = Run::empty();
-            self.reset_automata(engine);
-        }
-        append(out, &data[..held_from]);
-        self.end += 1;
-        self.decided = decided;
-        let held = data.len() - held_from;
-        self.unstepped = held as u8;
-        self.unstepped_number = number(&data[held_from..]);
-        self.unstepped_breaks = (breaks >> held_from) as u8;
-        self.run_end = decided;
-        self.candidates.decided_to(decided);
+        // Up to 8 bytes held: their number read from them.
+        let held = &data[held_from..];
+        self.hold_unstepped(
+            engine,
+            data,
+            held_from,
+            number(held),
+            (breaks >> held_from) as u8,
+            out,
+        );
         true
     }
 
