@@ -1406,6 +1406,10 @@ mod tests {
     use crate::engine::table::Table;
     use crate::engine::{Exact, every_exact, text_of, xorshift};
 
+    /// Base64's standard letters, of which some tests below make values
+    /// and text.
+    const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
     /// SPEC §4: "pushing one byte at a time must not rescan what is held".
     /// Where a value repeats itself, a run through it is as long as the
     /// input that matches, and its state lies as many suffix links above
@@ -1924,7 +1928,6 @@ mod tests {
     /// (cut anywhere, across its line breaks too).
     #[test]
     fn line_breaks_pushed_alone_are_held_as_stepping_would() {
-        const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let mut next = xorshift(0x9e4b);
         let secrets: Vec<Secret> = (0..6)
             .map(|i| {
@@ -1973,7 +1976,6 @@ mod tests {
     /// strings begin a window of `values`, each followed by a LF, a CR LF
     /// or a space, and now and then a piece of a value.
     fn words_and_line_breaks(next: &mut impl FnMut() -> u64, values: &[&[u8]]) -> Vec<u8> {
-        const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let mut data = Vec::new();
         while data.len() < 1500 {
             match next() % 16 {
@@ -2028,7 +2030,6 @@ mod tests {
     #[test]
     fn a_large_engine_holds_tails_as_stepping_would() {
         let mut next = xorshift(0x1a76e);
-        const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let secrets: Vec<Secret> = (0..4)
             .map(|i| {
                 let value: Vec<u8> = (0..64 * 1024)

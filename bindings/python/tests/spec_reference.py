@@ -47,6 +47,7 @@ FORMS = ["raw", "fragment", "json", "percent", "html", "base64", "hex", "wrapped
 FORM_INDEX = {f: i for i, f in enumerate(FORMS)}
 FRAGMENT = 16
 MIN_VALUE = 8
+MAX_PLACEHOLDER = 1024  # bytes (section 1)
 CRLF = (0x0D, 0x0A)
 
 
@@ -254,6 +255,9 @@ def candidates(secrets, data):
     """All candidates: list of (p, length, form, secret index).  Brute force."""
     data = bytes(data)
     cands = []
+    # The CR/LF-free view, and where each of its bytes is in data.
+    pos = [i for i, b in enumerate(data) if b not in CRLF]
+    view = bytes(data[i] for i in pos)
     for si, s in enumerate(secrets):
         n = len(s.v)
         for form, pat in s.patterns:
@@ -269,8 +273,6 @@ def candidates(secrets, data):
                 form = "raw" if (k == 0 and length == n) else "fragment"  # R2
                 cands.append((p, length, form, si))
         # wrapped (R3)
-        pos = [i for i, b in enumerate(data) if b not in CRLF]
-        view = bytes(data[i] for i in pos)
         for form, pat in s.wrapped:
             for i in occurrences(view, pat):
                 a, z = pos[i], pos[i + len(pat) - 1]

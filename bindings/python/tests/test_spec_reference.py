@@ -207,7 +207,9 @@ def insert_breaks(r, s, maxn=4):
     return bytes(s)
 
 
-def enc_base64(r, v):
+def enc_base64(r, v, breaks=0.3, most=4):
+    """v's base64 inside a blob, either alphabet, padded or not, with up to
+    `most` line breaks inserted in a share `breaks` of them."""
     pre = bytes(r.randrange(256) for _ in range(r.choice([0, 0, 1, 2, r.randint(0, 8)])))
     post = bytes(r.randrange(256) for _ in range(r.choice([0, 0, 1, 2, r.randint(0, 8)])))
     e = base64.b64encode(pre + v + post)
@@ -215,19 +217,20 @@ def enc_base64(r, v):
         e = e.replace(b"+", b"-").replace(b"/", b"_")
     if r.random() < 0.3:
         e = e.rstrip(b"=")
-    if r.random() < 0.3:
-        e = insert_breaks(r, e)
+    if r.random() < breaks:
+        e = insert_breaks(r, e, most)
     return e
 
 
-def enc_hex(r, v):
+def enc_hex(r, v, breaks=0.3, most=4):
+    """v's hex inside a blob, either case, line breaks as in enc_base64."""
     pre = bytes(r.randrange(256) for _ in range(r.choice([0, 0, 1, 3])))
     post = bytes(r.randrange(256) for _ in range(r.choice([0, 0, 1, 3])))
     e = (pre + v + post).hex().encode()
     if r.random() < 0.5:
         e = e.upper()
-    if r.random() < 0.3:
-        e = insert_breaks(r, e)
+    if r.random() < breaks:
+        e = insert_breaks(r, e, most)
     return e
 
 
@@ -290,20 +293,8 @@ def wrap_heavy(r, vals):
         v = r.choice(vals)
         if r.random() < 0.3:
             v = piece_of(r, v)
-        if r.random() < 0.6:
-            pre = bytes(r.randrange(256) for _ in range(r.randint(0, 5)))
-            post = bytes(r.randrange(256) for _ in range(r.randint(0, 5)))
-            e = base64.b64encode(pre + v + post)
-            if r.random() < 0.4:
-                e = e.replace(b"+", b"-").replace(b"/", b"_")
-            if r.random() < 0.4:
-                e = e.rstrip(b"=")
-        else:
-            e = (bytes(r.randrange(256) for _ in range(r.randint(0, 3))) + v).hex().encode()
-            if r.random() < 0.5:
-                e = e.upper()
-        if r.random() < 0.8:
-            e = insert_breaks(r, e, maxn=12)
+        encode = enc_base64 if r.random() < 0.6 else enc_hex
+        e = encode(r, v, breaks=0.8, most=12)
         out += rand_ascii(r, r.choice([0, 0, 1, 3]), B64STD + b"=\r\n")
         out += e
         if r.random() < 0.3:
@@ -354,15 +345,24 @@ def check_case(r, secrets, same_length, data, stats):
     rs = reference.make_secrets(secrets)
     texts = [t for s in rs for t in ([s.placeholder] if s.placeholder else []) + [s.redacted()]]
     leaky = [t for t in texts if reference.has_any_candidate(rs, t)]
+    # A leaking placeholder made from a long value can be too long too.
+    too_long = [s.placeholder for s in rs
+                if s.placeholder and len(s.placeholder) > reference.MAX_PLACEHOLDER]
+    refusals = set()
+    if leaky:
+        refusals |= {Status.PLACEHOLDER_LEAKS, Status.REDACTION_LEAKS}
+    if too_long:
+        refusals.add(Status.PLACEHOLDER_TOO_LONG)
     try:
         sc = Scrubber(secrets, same_length=same_length)
     except ScrubError as e:
         stats["refused"] += 1
-        if not leaky or e.status not in (Status.PLACEHOLDER_LEAKS, Status.REDACTION_LEAKS):
+        if e.status not in refusals:
             failures.append(("refused", dict(status=e.status, message=e.message)))
         return failures
-    if leaky:
-        failures.append(("accepted a leaking placeholder or redaction", dict(texts=leaky)))
+    if refusals:
+        failures.append(("accepted a leaking or too long placeholder or redaction",
+                         dict(leaky=leaky, too_long=too_long)))
     expected = reference.scrub(rs, data, same_length)
     for _, form, count in expected[1]:
         stats["form " + form] += count
